@@ -1,0 +1,39 @@
+//! `sokoban show`: print levels.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::{EXIT_BAD_INPUT, EXIT_OK, LevelFile, Selection};
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The level file.
+    pub levels: PathBuf,
+    #[command(flatten)]
+    pub select: Selection,
+}
+
+pub fn run(a: ShowArgs) -> Result<ExitCode> {
+    let file = LevelFile::load(&a.levels)?;
+    let mut code = EXIT_OK;
+    for n in a.select.pick(file.levels.len())? {
+        match file.get(n) {
+            Ok(level) => {
+                let title = level.title().map(|t| format!(" ({t})")).unwrap_or_default();
+                println!("Level {n}{title}: {} boxes, {} squares", level.boxes().len(), level.square_count());
+                for row in sokoban::format::xsb::board_rows(level) {
+                    println!("{row}");
+                }
+                println!();
+            }
+            Err(msg) => {
+                eprintln!("{msg}");
+                code = EXIT_BAD_INPUT;
+            }
+        }
+    }
+    Ok(ExitCode::from(code))
+}

@@ -1,0 +1,93 @@
+//! `sokoban verify`: replay solutions with the independent checker.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use sokoban::verify::verify;
+
+use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, LevelFile};
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The level file.
+    pub levels: PathBuf,
+    /// The solutions: JSON lines or TSV (level number first, LURD last).
+    pub solutions: PathBuf,
+    /// Print one JSON object per solution.
+    #[arg(long)]
+    pub json: bool,
+    /// Accept solutions whose letter case does not mark pushes correctly.
+    #[arg(long)]
+    pub any_case: bool,
+}
+
+pub fn run(a: VerifyArgs) -> Result<ExitCode> {
+    let file = LevelFile::load(&a.levels)?;
+    let text =
+        std::fs::read_to_string(&a.solutions).with_context(|| format!("cannot read {}", a.solutions.display()))?;
+    let entries = sokoban::solutions::parse(&text).with_context(|| format!("in {}", a.solutions.display()))?;
+    let (mut ok, mut bad) = (0usize, 0usize);
+    let mut input_error = false;
+    for e in &entries {
+        let (status, detail, report) = if e.level == 0 || e.level > file.levels.len() {
+            input_error = true;
+            let msg = format!("no level {} in {} ({} levels)", e.level, file.path.display(), file.levels.len());
+            ("error", msg, None)
+        } else {
+            match file.get(e.level) {
+                Err(msg) => {
+                    input_error = true;
+                    ("error", msg, None)
+                }
+                Ok(level) => {
+                    let r = verify(level, &e.lurd);
+                    let (status, detail) = if let Some(ill) = r.illegal {
+                        ("invalid", format!("move {} (0-based) {}", ill.index, ill.reason))
+                    } else if !r.solved {
+                        ("invalid", format!("move {}: the moves end without solving the level", r.moves))
+                    } else if let (Some(i), false) = (r.first_case_mismatch, a.any_case) {
+                        ("invalid", format!("move {i} (0-based): the letter case does not match whether it pushes"))
+                    } else {
+                        ("valid", String::new())
+                    };
+                    (status, detail, Some(r))
+                }
+            }
+        };
+        if status == "valid" {
+            ok += 1;
+        } else {
+            bad += 1;
+        }
+        let (moves, pushes) = report.as_ref().map_or((0, 0), |r| (r.moves, r.pushes));
+        let at = report.as_ref().and_then(|r| {
+            r.illegal
+                .map(|i| i.index)
+                .or((!r.solved).then_some(r.moves))
+                .or(r.first_case_mismatch.filter(|_| !a.any_case))
+        });
+        if a.json {
+            let obj = serde_json::json!({
+                "level": e.level, "status": status, "moves": moves, "pushes": pushes,
+                "at": at, "error": if detail.is_empty() { None } else { Some(&detail) },
+            });
+            println!("{obj}");
+        } else if status == "valid" {
+            println!("level {}: valid, {moves} moves, {pushes} pushes", e.level);
+        } else {
+            println!("level {}: {status}: {detail}", e.level);
+        }
+    }
+    if !a.json {
+        println!("{ok} valid, {bad} invalid of {} solutions", entries.len());
+    }
+    Ok(ExitCode::from(if input_error {
+        EXIT_BAD_INPUT
+    } else if bad > 0 || entries.is_empty() {
+        EXIT_NEGATIVE
+    } else {
+        EXIT_OK
+    }))
+}

@@ -1,0 +1,85 @@
+//! The library's error type.
+//!
+//! Every fallible public function returns [`Error`] or one of its parts. Parse errors carry the
+//! 1-based line and column of the offending character so a user can find it in an editor; the
+//! binary adds the file name. Nothing in the library panics on bad input.
+
+use std::fmt;
+
+/// What went wrong while reading a level file. Each kind names one mistake a user can fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseErrorKind {
+    /// The input holds no level at all (empty, or only comments).
+    #[error("no level found in the input")]
+    Empty,
+    /// A board row holds a character that is not part of the format.
+    #[error("unknown character {0:?} in a board row")]
+    UnknownCharacter(char),
+    /// The level has no player (`@` or `+`).
+    #[error("the level has no player (`@` or `+`)")]
+    NoPlayer,
+    /// The level has more than one player; the position is that of the second.
+    #[error("the level has a second player (the first is at line {first_line}, column {first_column})")]
+    TwoPlayers { first_line: usize, first_column: usize },
+    /// The player can walk off the edge of the board: the walls do not enclose it.
+    #[error("the board is not closed by walls: the player can walk off the map here")]
+    OpenBoard,
+    /// A box or goal lies outside the walls, where the player can never go.
+    #[error("a {0} lies outside the walls, where the player cannot reach it")]
+    OutsideWalls(&'static str),
+    /// Under the standard rule the number of boxes must equal the number of goals.
+    #[error("the level has {boxes} boxes but {goals} goals (the standard rule needs them equal)")]
+    BoxGoalMismatch { boxes: usize, goals: usize },
+    /// A row or the whole board is larger than the solver supports.
+    #[error("the board is too large: {what} is {actual}, the limit is {limit}")]
+    TooLarge { what: &'static str, actual: usize, limit: usize },
+    /// A malformed run-length encoded row, such as a count with nothing after it.
+    #[error("bad run-length encoding: {0}")]
+    BadRle(&'static str),
+    /// Text that is not valid in a structured format (integer grid, JSON, weights line).
+    #[error("syntax error: {0}")]
+    Syntax(String),
+}
+
+/// A parse error with the 1-based line and column where it was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub kind: ParseErrorKind,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl ParseError {
+    pub fn new(kind: ParseErrorKind, line: usize, column: usize) -> Self {
+        ParseError { kind, line, column }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.kind)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A move string that is not LURD.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("move {index} (0-based) is {found:?}, not one of l, u, r, d (either case)")]
+pub struct MoveParseError {
+    /// 0-based index of the offending character among the non-blank characters.
+    pub index: usize,
+    pub found: char,
+}
+
+/// Any error the library reports.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    #[error(transparent)]
+    Moves(#[from] MoveParseError),
+    /// A solutions file (TSV or JSON lines) that cannot be read.
+    #[error("line {line}: {message}")]
+    Solutions { line: usize, message: String },
+}

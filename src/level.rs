@@ -1,0 +1,538 @@
+//! The immutable, validated [`Level`]: board geometry, goals, the start position and metadata.
+//!
+//! Every parser builds a [`RawBoard`] (a rectangle of cells with their source positions) and hands
+//! it to [`Level::from_raw`], which does all validation in one place: exactly one player, a board
+//! closed by walls (or, for formats whose edge counts as wall, an implicit wall), no box or goal
+//! outside the walls, and the box/goal count the chosen [`SolvedRule`] needs.
+//!
+//! Squares are the non-wall cells inside the walls: all but the exterior, which is whatever is
+//! connected to the edge of the map. Sealed pockets the player never enters (a box parked on a
+//! goal behind walls) are squares too. They are numbered once,
+//! in reading order, as [`Square`] (a `u32` newtype), with a precomputed neighbour table, so the
+//! rules and the solver never do coordinate arithmetic in their inner loops.
+
+use crate::error::{ParseError, ParseErrorKind};
+
+/// Largest accepted board width or height.
+pub const MAX_SIDE: usize = 1024;
+/// Largest accepted number of squares (so solver tables can use `u16` indices).
+pub const MAX_SQUARES: usize = u16::MAX as usize - 1;
+
+/// A floor square of a level, numbered compactly in reading order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u32);
+
+impl Square {
+    /// Wraps an index. The caller must take it from the same level.
+    pub fn new(index: usize) -> Square {
+        Square(index as u32)
+    }
+    /// The 0-based index of the square within its level.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A direction of a move, in the fixed order used everywhere: up, right, down, left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dir {
+    Up,
+    Right,
+    Down,
+    Left,
+}
+
+impl Dir {
+    /// All four directions in the canonical order (up, right, down, left).
+    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn opposite(self) -> Dir {
+        Dir::ALL[(self.index() + 2) % 4]
+    }
+    /// Row and column offsets.
+    pub fn delta(self) -> (isize, isize) {
+        match self {
+            Dir::Up => (-1, 0),
+            Dir::Right => (0, 1),
+            Dir::Down => (1, 0),
+            Dir::Left => (0, -1),
+        }
+    }
+    /// The lowercase LURD letter.
+    pub fn letter(self) -> char {
+        match self {
+            Dir::Up => 'u',
+            Dir::Right => 'r',
+            Dir::Down => 'd',
+            Dir::Left => 'l',
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Dir::Up => "up",
+            Dir::Right => "right",
+            Dir::Down => "down",
+            Dir::Left => "left",
+        }
+    }
+}
+
+/// When a level counts as solved. Real collections use all three.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum SolvedRule {
+    /// Every box on a goal, and the level has as many boxes as goals (XSB levels).
+    #[default]
+    Standard,
+    /// Every box on a goal; goals may outnumber boxes (integer-grid course levels).
+    AllBoxesOnGoals,
+    /// Every goal holds a box; a level without goals is never solved (JSON course levels).
+    AllGoalsCovered,
+}
+
+impl SolvedRule {
+    /// Whether a position with `boxes` boxes of which `boxes_on_goals` sit on goals, in a level
+    /// with `goals` goals, is solved.
+    pub fn is_solved(self, boxes: usize, goals: usize, boxes_on_goals: usize) -> bool {
+        match self {
+            SolvedRule::Standard => boxes == goals && boxes_on_goals == boxes,
+            SolvedRule::AllBoxesOnGoals => boxes_on_goals == boxes,
+            SolvedRule::AllGoalsCovered => goals > 0 && boxes_on_goals == goals,
+        }
+    }
+}
+
+/// How the edge of the grid is treated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Edges {
+    /// Walls must enclose the player (XSB); reaching the edge is an [`ParseErrorKind::OpenBoard`].
+    #[default]
+    MustBeClosed,
+    /// Everything beyond the grid counts as wall (integer grids).
+    Walled,
+}
+
+/// The file format a level came from, so tools can write results back in kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SourceFormat {
+    #[default]
+    Xsb,
+    Grid,
+    Json,
+    Warehouse,
+}
+
+/// One cell of a [`RawBoard`] as written in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RawCell {
+    pub wall: bool,
+    pub goal: bool,
+    pub box_: bool,
+    pub player: bool,
+}
+
+/// A parsed but unvalidated board: rows of cells and, for error messages, where each came from.
+#[derive(Debug, Clone, Default)]
+pub struct RawBoard {
+    pub rows: Vec<Vec<RawCell>>,
+    /// 1-based (line, column) of each cell in `rows`, same shape.
+    pub positions: Vec<Vec<(usize, usize)>>,
+}
+
+impl RawBoard {
+    /// Position of the first cell, or (1, 1) for an empty board.
+    fn origin(&self) -> (usize, usize) {
+        self.positions.iter().flatten().next().copied().unwrap_or((1, 1))
+    }
+}
+
+/// What a cell of the level's rectangle is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tile {
+    Wall,
+    /// A square: a non-wall cell inside the walls.
+    Floor,
+    /// Empty space outside the walls.
+    Outside,
+}
+
+/// Metadata carried with a level.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Meta {
+    pub title: Option<String>,
+    pub comments: Vec<String>,
+    /// Box weights in reading order of the boxes; empty means all zero.
+    pub weights: Vec<u32>,
+}
+
+/// Options for [`Level::from_raw`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BuildOptions {
+    pub rule: SolvedRule,
+    pub edges: Edges,
+    pub format: SourceFormat,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A validated, immutable level.
+#[derive(Debug, Clone)]
+pub struct Level {
+    meta: Meta,
+    width: usize,
+    height: usize,
+    tiles: Vec<Tile>,
+    /// Cell index (row-major) to square, `NONE` for walls and the outside.
+    cell_square: Vec<u32>,
+    /// Square to cell index.
+    square_cell: Vec<u32>,
+    /// Square to neighbour square per direction, `NONE` when blocked by a wall.
+    neighbors: Vec<[u32; 4]>,
+    is_goal: Vec<bool>,
+    goals: Vec<Square>,
+    boxes: Vec<Square>,
+    weights: Vec<u32>,
+    player: Square,
+    rule: SolvedRule,
+    edges: Edges,
+    format: SourceFormat,
+}
+
+impl PartialEq for Level {
+    /// Two levels are equal when board, start position, rule and title agree.
+    fn eq(&self, other: &Level) -> bool {
+        self.width == other.width
+            && self.height == other.height
+            && self.tiles == other.tiles
+            && self.is_goal == other.is_goal
+            && self.boxes == other.boxes
+            && self.player == other.player
+            && self.weights == other.weights
+            && self.rule == other.rule
+            && self.meta.title == other.meta.title
+    }
+}
+
+impl Level {
+    /// Validates a raw board and numbers its squares.
+    pub fn from_raw(raw: RawBoard, meta: Meta, opts: BuildOptions) -> Result<Level, ParseError> {
+        let height = raw.rows.len();
+        let width = raw.rows.iter().map(Vec::len).max().unwrap_or(0);
+        let (l0, c0) = raw.origin();
+        if height == 0 || width == 0 {
+            return Err(ParseError::new(ParseErrorKind::Empty, l0, c0));
+        }
+        for (what, actual) in [("the width", width), ("the height", height)] {
+            if actual > MAX_SIDE {
+                let kind = ParseErrorKind::TooLarge { what, actual, limit: MAX_SIDE };
+                return Err(ParseError::new(kind, l0, c0));
+            }
+        }
+        let pos = |r: usize, c: usize| -> (usize, usize) {
+            raw.positions[r].get(c).copied().unwrap_or_else(|| {
+                // Past the end of a short row: one column beyond its last character.
+                let last = raw.positions[r].last().copied().unwrap_or((l0 + r, 0));
+                (last.0, last.1 + 1 + c - raw.positions[r].len())
+            })
+        };
+        let cell = |r: usize, c: usize| raw.rows[r].get(c).copied().unwrap_or_default();
+
+        // Exactly one player.
+        let mut player = None;
+        for r in 0..height {
+            for c in 0..raw.rows[r].len() {
+                if raw.rows[r][c].player {
+                    if let Some((pr, pc)) = player {
+                        let (fl, fc) = pos(pr, pc);
+                        let kind = ParseErrorKind::TwoPlayers { first_line: fl, first_column: fc };
+                        let (l, col) = pos(r, c);
+                        return Err(ParseError::new(kind, l, col));
+                    }
+                    player = Some((r, c));
+                }
+            }
+        }
+        let Some((pr, pc)) = player else {
+            return Err(ParseError::new(ParseErrorKind::NoPlayer, l0, c0));
+        };
+        if cell(pr, pc).wall {
+            let (l, c) = pos(pr, pc);
+            return Err(ParseError::new(ParseErrorKind::Syntax("the player stands in a wall".into()), l, c));
+        }
+
+        // The player must not be able to walk off the map.
+        let flood = |starts: &mut Vec<(usize, usize)>, seen: &mut Vec<bool>| -> Option<(usize, usize)> {
+            let mut escape = None;
+            for &(r, c) in starts.iter() {
+                seen[r * width + c] = true;
+            }
+            while let Some((r, c)) = starts.pop() {
+                for d in Dir::ALL {
+                    let (dr, dc) = d.delta();
+                    let (nr, nc) = (r as isize + dr, c as isize + dc);
+                    if nr < 0 || nc < 0 || nr >= height as isize || nc >= width as isize {
+                        escape.get_or_insert((r, c));
+                        continue;
+                    }
+                    let (nr, nc) = (nr as usize, nc as usize);
+                    if !cell(nr, nc).wall && !seen[nr * width + nc] {
+                        seen[nr * width + nc] = true;
+                        starts.push((nr, nc));
+                    }
+                }
+            }
+            escape
+        };
+        let mut reached = vec![false; width * height];
+        if let (Some((r, c)), Edges::MustBeClosed) = (flood(&mut vec![(pr, pc)], &mut reached), opts.edges) {
+            let (l, col) = pos(r, c);
+            return Err(ParseError::new(ParseErrorKind::OpenBoard, l, col));
+        }
+        // The exterior: non-wall cells connected to the edge of the map. Everything else that is
+        // not a wall is a square, sealed pockets (often boxes parked on goals) included.
+        let mut exterior = vec![false; width * height];
+        if opts.edges == Edges::MustBeClosed {
+            let mut border = Vec::new();
+            for r in 0..height {
+                for c in 0..width {
+                    let edge = r == 0 || c == 0 || r + 1 == height || c + 1 == width;
+                    if edge && !cell(r, c).wall {
+                        border.push((r, c));
+                    }
+                }
+            }
+            flood(&mut border, &mut exterior);
+        }
+        let inside: Vec<bool> = exterior.iter().map(|e| !e).collect();
+
+        // Number squares, collect goals and boxes in reading order.
+        let mut tiles = vec![Tile::Outside; width * height];
+        let mut cell_square = vec![NONE; width * height];
+        let mut square_cell = Vec::new();
+        let mut goal_cells = Vec::new();
+        let mut box_cells = Vec::new();
+        for r in 0..height {
+            for c in 0..width {
+                let i = r * width + c;
+                let rc = cell(r, c);
+                if rc.wall {
+                    tiles[i] = Tile::Wall;
+                    continue;
+                }
+                if !inside[i] {
+                    if rc.box_ || rc.goal {
+                        let what = if rc.box_ { "box" } else { "goal" };
+                        let (l, col) = pos(r, c);
+                        return Err(ParseError::new(ParseErrorKind::OutsideWalls(what), l, col));
+                    }
+                    continue;
+                }
+                tiles[i] = Tile::Floor;
+                cell_square[i] = square_cell.len() as u32;
+                square_cell.push(i as u32);
+                if rc.goal {
+                    goal_cells.push(i);
+                }
+                if rc.box_ {
+                    box_cells.push(i);
+                }
+            }
+        }
+        if square_cell.len() > MAX_SQUARES {
+            let kind = ParseErrorKind::TooLarge {
+                what: "the number of floor squares",
+                actual: square_cell.len(),
+                limit: MAX_SQUARES,
+            };
+            return Err(ParseError::new(kind, l0, c0));
+        }
+        if opts.rule == SolvedRule::Standard && box_cells.len() != goal_cells.len() {
+            let kind = ParseErrorKind::BoxGoalMismatch { boxes: box_cells.len(), goals: goal_cells.len() };
+            return Err(ParseError::new(kind, l0, c0));
+        }
+        let mut meta = meta;
+        let weights = if meta.weights.is_empty() {
+            vec![0; box_cells.len()]
+        } else if meta.weights.len() == box_cells.len() {
+            std::mem::take(&mut meta.weights)
+        } else {
+            let msg = format!("{} weights given for {} boxes", meta.weights.len(), box_cells.len());
+            return Err(ParseError::new(ParseErrorKind::Syntax(msg), l0, c0));
+        };
+
+        let neighbors = square_cell
+            .iter()
+            .map(|&ci| {
+                let (r, c) = (ci as usize / width, ci as usize % width);
+                Dir::ALL.map(|d| {
+                    let (dr, dc) = d.delta();
+                    let (nr, nc) = (r as isize + dr, c as isize + dc);
+                    if nr < 0 || nc < 0 || nr >= height as isize || nc >= width as isize {
+                        NONE
+                    } else {
+                        cell_square[nr as usize * width + nc as usize]
+                    }
+                })
+            })
+            .collect();
+        let sq = |i: usize| Square(cell_square[i]);
+        let goals = goal_cells.iter().map(|&i| sq(i)).collect();
+        let boxes = box_cells.iter().map(|&i| sq(i)).collect();
+        let player = sq(pr * width + pc);
+        let mut is_goal = vec![false; square_cell.len()];
+        for &g in &goal_cells {
+            is_goal[cell_square[g] as usize] = true;
+        }
+        Ok(Level {
+            meta,
+            width,
+            height,
+            tiles,
+            cell_square,
+            square_cell,
+            neighbors,
+            is_goal,
+            goals,
+            boxes,
+            weights,
+            player,
+            rule: opts.rule,
+            edges: opts.edges,
+            format: opts.format,
+        })
+    }
+
+    pub fn title(&self) -> Option<&str> {
+        self.meta.title.as_deref()
+    }
+    pub fn comments(&self) -> &[String] {
+        &self.meta.comments
+    }
+    pub fn set_title(&mut self, title: Option<String>) {
+        self.meta.title = title;
+    }
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    pub fn height(&self) -> usize {
+        self.height
+    }
+    /// Number of squares (floor cells inside the walls).
+    pub fn square_count(&self) -> usize {
+        self.square_cell.len()
+    }
+    pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+        (0..self.square_cell.len()).map(Square::new)
+    }
+    pub fn tile(&self, row: usize, col: usize) -> Tile {
+        self.tiles[row * self.width + col]
+    }
+    /// The square at a cell, if the cell is floor inside the walls.
+    pub fn square_at(&self, row: usize, col: usize) -> Option<Square> {
+        if row >= self.height || col >= self.width {
+            return None;
+        }
+        let s = self.cell_square[row * self.width + col];
+        (s != NONE).then_some(Square(s))
+    }
+    /// Row and column of a square.
+    pub fn coords(&self, s: Square) -> (usize, usize) {
+        let c = self.square_cell[s.index()] as usize;
+        (c / self.width, c % self.width)
+    }
+    /// The neighbouring square in a direction, or `None` if a wall (or the edge) is there.
+    #[inline]
+    pub fn neighbor(&self, s: Square, d: Dir) -> Option<Square> {
+        let n = self.neighbors[s.index()][d.index()];
+        (n != NONE).then_some(Square(n))
+    }
+    #[inline]
+    pub fn is_goal(&self, s: Square) -> bool {
+        self.is_goal[s.index()]
+    }
+    pub fn goals(&self) -> &[Square] {
+        &self.goals
+    }
+    /// Boxes of the start position, in reading order.
+    pub fn boxes(&self) -> &[Square] {
+        &self.boxes
+    }
+    /// Box weights, in the reading order of [`Level::boxes`]; all zero unless the file gave some.
+    pub fn weights(&self) -> &[u32] {
+        &self.weights
+    }
+    /// Replaces the box weights (same length as [`Level::boxes`]).
+    pub fn set_weights(&mut self, weights: Vec<u32>) -> Result<(), String> {
+        if weights.len() != self.boxes.len() {
+            return Err(format!("{} weights given for {} boxes", weights.len(), self.boxes.len()));
+        }
+        self.weights = weights;
+        Ok(())
+    }
+    pub fn player(&self) -> Square {
+        self.player
+    }
+    pub fn rule(&self) -> SolvedRule {
+        self.rule
+    }
+    pub fn set_rule(&mut self, rule: SolvedRule) {
+        self.rule = rule;
+    }
+    pub fn edges(&self) -> Edges {
+        self.edges
+    }
+    pub fn format(&self) -> SourceFormat {
+        self.format
+    }
+    pub fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    /// The start position as a raw board (for writers and converters).
+    pub fn to_raw(&self) -> RawBoard {
+        self.to_raw_at(&crate::rules::Position::start(self))
+    }
+
+    /// A position of this level as a raw board.
+    pub fn to_raw_at(&self, position: &crate::rules::Position) -> RawBoard {
+        let mut rows = Vec::with_capacity(self.height);
+        for r in 0..self.height {
+            let row = (0..self.width)
+                .map(|c| RawCell {
+                    wall: self.tile(r, c) == Tile::Wall,
+                    goal: self.square_at(r, c).is_some_and(|s| self.is_goal(s)),
+                    box_: self.square_at(r, c).is_some_and(|s| position.has_box(s)),
+                    player: self.square_at(r, c) == Some(position.player()),
+                })
+                .collect();
+            rows.push(row);
+        }
+        RawBoard { rows, positions: Vec::new() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solved_rules_differ_on_goal_counts() {
+        assert!(SolvedRule::Standard.is_solved(2, 2, 2));
+        assert!(!SolvedRule::Standard.is_solved(1, 2, 1));
+        assert!(SolvedRule::AllBoxesOnGoals.is_solved(1, 2, 1));
+        assert!(!SolvedRule::AllGoalsCovered.is_solved(1, 2, 1));
+        assert!(SolvedRule::AllGoalsCovered.is_solved(3, 2, 2));
+        assert!(!SolvedRule::AllGoalsCovered.is_solved(0, 0, 0));
+    }
+
+    #[test]
+    fn directions_are_ordered_and_opposite() {
+        assert_eq!(Dir::ALL.map(Dir::letter), ['u', 'r', 'd', 'l']);
+        for d in Dir::ALL {
+            assert_eq!(d.opposite().opposite(), d);
+            assert_ne!(d.opposite(), d);
+        }
+    }
+}

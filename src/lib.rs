@@ -1,0 +1,22 @@
+//! A Sokoban library: levels, rules, move strings, an independent verifier and solvers.
+//!
+//! ```
+//! use sokoban::{format::parse_levels, verify::verify};
+//!
+//! let levels = parse_levels("#####\n#@$.#\n#####\n")?;
+//! let report = verify(&levels[0], "R");
+//! assert!(report.is_valid_solution());
+//! # Ok::<(), sokoban::Error>(())
+//! ```
+
+pub mod error;
+pub mod format;
+pub mod level;
+pub mod lurd;
+pub mod rules;
+pub mod solutions;
+pub mod verify;
+
+pub use error::{Error, MoveParseError, ParseError, ParseErrorKind};
+pub use level::{Dir, Level, SolvedRule, Square};
+pub use rules::{Move, Position};

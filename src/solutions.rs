@@ -1,0 +1,64 @@
+//! Reading solution files: JSON lines (`{"level": 3, "lurd": "..."}`) or TSV whose first column is
+//! the 1-based level number and whose last column is the LURD string (a header line is allowed).
+
+use crate::error::Error;
+
+/// One solution read from a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// 1-based level number.
+    pub level: usize,
+    pub lurd: String,
+    /// 1-based line in the solutions file.
+    pub line: usize,
+}
+
+#[derive(serde::Deserialize)]
+struct JsonEntry {
+    level: usize,
+    lurd: String,
+}
+
+/// Parses a solutions file, detecting JSON lines by a first non-blank line that starts with `{`.
+pub fn parse(text: &str) -> Result<Vec<Entry>, Error> {
+    let lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
+    let mut lines = lines.filter(|(_, l)| !l.trim().is_empty()).peekable();
+    let json = lines.peek().is_some_and(|(_, l)| l.trim_start().starts_with('{'));
+    let mut out = Vec::new();
+    for (n, (line, text)) in lines.enumerate() {
+        let err = |message: String| Error::Solutions { line, message };
+        if json {
+            let e: JsonEntry = serde_json::from_str(text).map_err(|e| err(format!("bad JSON: {e}")))?;
+            out.push(Entry { level: e.level, lurd: e.lurd, line });
+            continue;
+        }
+        let cols: Vec<&str> = text.split('\t').collect();
+        match cols[0].trim().parse::<usize>() {
+            Ok(0) => return Err(err("level numbers start at 1".into())),
+            Ok(level) if cols.len() >= 2 => {
+                let lurd = cols[cols.len() - 1].trim().to_string();
+                out.push(Entry { level, lurd, line });
+            }
+            Ok(_) => return Err(err("expected at least two tab-separated columns".into())),
+            Err(_) if n == 0 => continue, // a header
+            Err(_) => return Err(err(format!("the first column {:?} is not a level number", cols[0]))),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_tsv_with_header_and_json_lines() {
+        let tsv = parse("level\tmoves\tlurd\n1\t3\tuRd\n2\t1\tL\n").unwrap();
+        assert_eq!(tsv.len(), 2);
+        assert_eq!((tsv[1].level, tsv[1].lurd.as_str(), tsv[1].line), (2, "L", 3));
+        let json = parse("{\"level\": 4, \"lurd\": \"rR\"}\n").unwrap();
+        assert_eq!(json[0].level, 4);
+        assert!(parse("level\tlurd\nx\tuu\n").is_err());
+        assert!(parse("{\"level\": 1}\n").is_err());
+    }
+}
