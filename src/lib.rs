@@ -9,12 +9,14 @@
 //! # Ok::<(), sokoban::Error>(())
 //! ```
 
+pub mod analysis;
 pub mod error;
 pub mod format;
 pub mod level;
 pub mod lurd;
 pub mod rules;
 pub mod solutions;
+pub mod solver;
 pub mod verify;
 
 pub use error::{Error, MoveParseError, ParseError, ParseErrorKind};

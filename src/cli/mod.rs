@@ -1,7 +1,10 @@
 //! Command-line definitions and the shared plumbing of the subcommands: loading level files,
 //! selecting levels, reporting parse errors with file, line and column.
 
+mod analyze;
+mod bench;
 mod show;
+mod solve;
 mod verify;
 
 use std::path::{Path, PathBuf};
@@ -29,6 +32,22 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Solve levels; print each solution (verified before it is printed).
+    ///
+    /// The default mode proves the fewest pushes with A* and a matching lower bound. Exit status
+    /// 0 when every selected level was solved or proven unsolvable.
+    ///
+    /// Example: sokoban solve data/microban.xsb --levels 1-10 --time-limit 10
+    Solve(solve::SolveArgs),
+    /// Solve a level set under a per-level time limit and print solved counts, times, nodes and
+    /// memory as a table (or JSON with --json). Every solution is verified.
+    ///
+    /// Example: sokoban bench data/microban.xsb --time-limit 10
+    Bench(bench::BenchArgs),
+    /// Show the static analysis: dead squares and the start's lower bound.
+    ///
+    /// Example: sokoban analyze data/xsokoban90.xsb --level 1
+    Analyze(analyze::AnalyzeArgs),
     /// Replay solutions against their levels and report which are valid.
     ///
     /// SOLUTIONS is JSON lines ({"level": 3, "lurd": "..."}) or a TSV whose first column is the
@@ -100,6 +119,9 @@ impl LevelFile {
 
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Solve(a) => solve::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Analyze(a) => analyze::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Show(a) => show::run(a),
     }

@@ -1,0 +1,154 @@
+//! Static analysis, run once per level: live and dead squares, the solver's square numbering,
+//! neighbour tables and goal push-distance tables.
+//!
+//! Dead squares are found by pulling a box backwards from every goal on an otherwise empty
+//! board: a square no pull sequence reaches cannot bring a box to any goal, so a box there is a
+//! deadlock. This subsumes the corner rule and the wall-line rule.
+//!
+//! The solver numbers squares goals first, then the other live squares, then the dead ones
+//! (after tintor's solver), so a set of boxes is a bitset over the live squares only and "on a
+//! goal" is an index comparison. The push-distance tables use the relaxed push graph: a box may
+//! move from `s` to `s + d` when `s - d` (where the player stands) and `s + d` are not walls,
+//! whatever the player can reach. That makes each table entry drop by at most one per push, so
+//! the matching bound built on them is consistent.
+//!
+//! Everything here is immutable once built and shared by every search engine.
+
+use crate::level::{Dir, Level, SolvedRule, Square};
+
+/// Marks a missing neighbour (a wall) or an unreachable distance.
+pub const NONE: u16 = u16::MAX;
+
+/// The result of the static analysis of one level.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    squares: usize,
+    live: usize,
+    goals: usize,
+    to_level: Vec<Square>,
+    of_level: Vec<u16>,
+    neighbors: Vec<[u16; 4]>,
+    /// `dist[g * squares + s]`: pushes to bring a box from `s` to goal `g`; `NONE` if impossible.
+    dist: Vec<u16>,
+    pruning: bool,
+}
+
+impl Analysis {
+    /// Analyses a level. Dead-square pruning is turned off when the level's rule lets boxes stay
+    /// off goals (more boxes than goals under "every goal covered").
+    pub fn new(level: &Level) -> Analysis {
+        let n = level.square_count();
+        let nb = |s: usize, d: Dir| level.neighbor(Square::new(s), d).map(Square::index);
+        // Push distances in level numbering, one BFS backwards from each goal.
+        let goal_list = level.goals();
+        let mut level_dist = vec![NONE; goal_list.len() * n];
+        let mut queue = Vec::with_capacity(n);
+        for (gi, g) in goal_list.iter().enumerate() {
+            let row = &mut level_dist[gi * n..(gi + 1) * n];
+            row[g.index()] = 0;
+            queue.clear();
+            queue.push(g.index());
+            let mut head = 0;
+            while head < queue.len() {
+                let t = queue[head];
+                head += 1;
+                for d in Dir::ALL {
+                    // A box at `s` pushed in direction `d` lands on `t`; the player stands at `p`.
+                    let Some(s) = nb(t, d.opposite()) else { continue };
+                    if nb(s, d.opposite()).is_none() || row[s] != NONE {
+                        continue;
+                    }
+                    row[s] = row[t] + 1;
+                    queue.push(s);
+                }
+            }
+        }
+        let pruning = !(level.rule() == SolvedRule::AllGoalsCovered && level.boxes().len() > goal_list.len());
+        let is_live = |s: usize| !pruning || (0..goal_list.len()).any(|g| level_dist[g * n + s] != NONE);
+
+        // Goals first, then other live squares, then dead squares.
+        let mut order: Vec<usize> = goal_list.iter().map(|g| g.index()).collect();
+        order.extend((0..n).filter(|&s| !level.is_goal(Square::new(s)) && is_live(s)));
+        let live = order.len();
+        order.extend((0..n).filter(|&s| !level.is_goal(Square::new(s)) && !is_live(s)));
+        let mut of_level = vec![NONE; n];
+        for (i, &s) in order.iter().enumerate() {
+            of_level[s] = i as u16;
+        }
+        let neighbors = order.iter().map(|&s| Dir::ALL.map(|d| nb(s, d).map_or(NONE, |t| of_level[t]))).collect();
+        let mut dist = vec![NONE; goal_list.len() * n];
+        for g in 0..goal_list.len() {
+            for (i, &s) in order.iter().enumerate() {
+                dist[g * n + i] = level_dist[g * n + s];
+            }
+        }
+        Analysis {
+            squares: n,
+            live,
+            goals: goal_list.len(),
+            to_level: order.into_iter().map(Square::new).collect(),
+            of_level,
+            neighbors,
+            dist,
+            pruning,
+        }
+    }
+
+    /// Number of squares.
+    pub fn squares(&self) -> usize {
+        self.squares
+    }
+    /// Live squares are solver indices `0..live()`.
+    pub fn live(&self) -> usize {
+        self.live
+    }
+    /// Goals are solver indices `0..goals()`.
+    pub fn goals(&self) -> usize {
+        self.goals
+    }
+    /// Whether deadlock pruning is sound for this level's rule.
+    pub fn pruning(&self) -> bool {
+        self.pruning
+    }
+    /// Solver index of a level square.
+    pub fn index_of(&self, s: Square) -> usize {
+        self.of_level[s.index()] as usize
+    }
+    /// Level square of a solver index.
+    pub fn square(&self, i: usize) -> Square {
+        self.to_level[i]
+    }
+    /// Whether a level square is dead (no box there can reach a goal).
+    pub fn is_dead(&self, s: Square) -> bool {
+        self.index_of(s) >= self.live
+    }
+    /// Neighbour of solver index `i` in direction `d`, or [`NONE`].
+    #[inline]
+    pub fn neighbor(&self, i: usize, d: Dir) -> u16 {
+        self.neighbors[i][d.index()]
+    }
+    /// Pushes to bring a box from solver index `i` to goal `g` on an empty board, or [`NONE`].
+    #[inline]
+    pub fn distance(&self, g: usize, i: usize) -> u16 {
+        self.dist[g * self.squares + i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    #[test]
+    fn corners_and_wall_lines_are_dead() {
+        let level = parse_levels("######\n#    #\n# $@ #\n#   .#\n######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let dead = |r, c| a.is_dead(level.square_at(r, c).unwrap());
+        assert!(dead(1, 1) && dead(1, 4) && dead(3, 1));
+        assert!(dead(1, 2), "the top wall line has no goal");
+        assert!(!dead(3, 4) && !dead(2, 2) && !dead(3, 2));
+        assert_eq!(a.index_of(level.goals()[0]), 0);
+        let s = a.index_of(level.square_at(2, 2).unwrap());
+        assert_eq!(a.distance(0, s), 3);
+    }
+}

@@ -1,0 +1,70 @@
+//! `sokoban analyze`: show the static analysis of a level.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use sokoban::analysis::Analysis;
+use sokoban::level::Tile;
+use sokoban::solver::hungarian::{FORBIDDEN, Hungarian};
+
+use super::{EXIT_BAD_INPUT, EXIT_OK, LevelFile, Selection};
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The level file.
+    pub levels: PathBuf,
+    #[command(flatten)]
+    pub select: Selection,
+}
+
+pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
+    let file = LevelFile::load(&a.levels)?;
+    let mut code = EXIT_OK;
+    for n in a.select.pick(file.levels.len())? {
+        let level = match file.get(n) {
+            Ok(l) => l,
+            Err(msg) => {
+                eprintln!("{msg}");
+                code = EXIT_BAD_INPUT;
+                continue;
+            }
+        };
+        let an = Analysis::new(level);
+        let boxes: Vec<usize> = level.boxes().iter().map(|&b| an.index_of(b)).collect();
+        let cost = |b: usize, g: usize| match an.distance(g, boxes[b]) {
+            sokoban::analysis::NONE => FORBIDDEN,
+            d => i64::from(d),
+        };
+        let bound = if boxes.len() <= an.goals() {
+            Hungarian::default().solve(boxes.len(), an.goals(), cost)
+        } else {
+            Hungarian::default().solve(an.goals(), boxes.len(), |g, b| cost(b, g))
+        };
+        let title = level.title().map(|t| format!(" ({t})")).unwrap_or_default();
+        println!("Level {n}{title}: {} squares, {} live, {} dead", an.squares(), an.live(), an.squares() - an.live());
+        println!("Dead squares are marked x (a box there can never reach a goal).");
+        let raw = level.to_raw();
+        for r in 0..level.height() {
+            let row: String = (0..level.width())
+                .map(|c| {
+                    let cell = raw.rows[r][c];
+                    match (level.tile(r, c), level.square_at(r, c)) {
+                        (Tile::Wall, _) => '#',
+                        (_, Some(s)) if an.is_dead(s) && !cell.box_ && !cell.player => 'x',
+                        (Tile::Outside, _) => ' ',
+                        _ => sokoban::format::xsb::cell_char(cell),
+                    }
+                })
+                .collect();
+            println!("{}", row.trim_end());
+        }
+        match bound {
+            Some(b) => println!("Lower bound (push matching) of the start: {b} pushes"),
+            None => println!("Lower bound of the start: none, no box-to-goal matching exists (deadlocked)"),
+        }
+        println!();
+    }
+    Ok(ExitCode::from(code))
+}

@@ -1,0 +1,65 @@
+//! Turning a push sequence into unit moves: before each push the player walks a shortest path
+//! (breadth-first, around the boxes) to the square behind the box.
+
+use std::collections::VecDeque;
+
+use crate::level::{Dir, Level, Square};
+use crate::rules::{Move, Position};
+
+/// One push: the box's square before the push and the direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Push {
+    pub from: Square,
+    pub dir: Dir,
+}
+
+/// Shortest walk from the position's player to `target`, avoiding boxes.
+pub fn walk(level: &Level, pos: &Position, target: Square) -> Option<Vec<Dir>> {
+    let n = level.square_count();
+    let mut came: Vec<Option<(Square, Dir)>> = vec![None; n];
+    let mut seen = vec![false; n];
+    let mut queue = VecDeque::from([pos.player()]);
+    seen[pos.player().index()] = true;
+    while let Some(s) = queue.pop_front() {
+        if s == target {
+            let mut path = Vec::new();
+            let mut at = s;
+            while let Some((prev, d)) = came[at.index()] {
+                path.push(d);
+                at = prev;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for d in Dir::ALL {
+            if let Some(t) = level.neighbor(s, d).filter(|&t| !seen[t.index()] && !pos.has_box(t)) {
+                seen[t.index()] = true;
+                came[t.index()] = Some((s, d));
+                queue.push_back(t);
+            }
+        }
+    }
+    None
+}
+
+/// The unit moves of a push sequence from the level's start, or `None` if a push is impossible
+/// (which would be a solver bug; callers treat it as such).
+pub fn pushes_to_moves(level: &Level, pushes: &[Push]) -> Option<Vec<Move>> {
+    let mut pos = Position::start(level);
+    let mut moves = Vec::new();
+    for p in pushes {
+        let behind = level.neighbor(p.from, p.dir.opposite())?;
+        for d in walk(level, &pos, behind)? {
+            let (next, mv) = pos.step(level, d).ok()?;
+            moves.push(mv);
+            pos = next;
+        }
+        let (next, mv) = pos.step(level, p.dir).ok()?;
+        if !mv.push {
+            return None;
+        }
+        moves.push(mv);
+        pos = next;
+    }
+    Some(moves)
+}

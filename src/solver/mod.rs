@@ -1,0 +1,203 @@
+//! Solvers. One static [`Analysis`] per level, one state representation, several engines.
+//!
+//! [`solve`] is the entry point. The A* engine in [`astar`] searches over pushes: a state is
+//! the set of boxes (bitsets over live squares, one per box-weight class) plus the player's
+//! square, normalised to the lowest index of the player's reachable region when only pushes
+//! count. Closed-set entries hold full state keys in an arena, never just a hash, so a solution
+//! reported as optimal is proven optimal. The modes differ only in edge costs and heuristic
+//! scale:
+//!
+//! | mode | edge cost | proves |
+//! |---|---|---|
+//! | [`Mode::Pushes`] | 1 per push | fewest pushes |
+//! | [`Mode::Moves`] | walk + 1, ties broken by pushes | fewest moves, then pushes |
+//! | [`Mode::Cost`] | walk + 1 + weight of the pushed box | least total cost |
+//! | [`Mode::Bfs`] | breadth-first over unit moves (the textbook baseline) | fewest moves |
+//!
+//! ```
+//! use sokoban::format::parse_levels;
+//! use sokoban::solver::{solve, Config};
+//!
+//! let level = parse_levels("#######\n#@ $ .#\n#######\n")?.remove(0);
+//! let solution = solve(&level, &Config::default()).expect("solvable");
+//! assert_eq!(solution.lurd, "rRR");
+//! assert_eq!(solution.pushes, 2);
+//! // Every solution can be replayed by the independent verifier.
+//! assert!(sokoban::verify::verify(&level, &solution.lurd).is_valid_solution());
+//! # Ok::<(), sokoban::Error>(())
+//! ```
+
+pub mod astar;
+pub mod bfs;
+pub mod deadlock;
+pub mod expand;
+pub mod hungarian;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::analysis::Analysis;
+use crate::level::Level;
+use crate::rules::Move;
+
+/// What to minimise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    Pushes,
+    Moves,
+    Cost,
+    Bfs,
+}
+
+/// The lower bound used by the A* modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Heuristic {
+    /// No bound: uniform-cost search.
+    Zero,
+    /// Boxes off goals (each needs at least one push).
+    Boxes,
+    /// Minimum-cost matching of boxes to goals over the push-distance tables.
+    #[default]
+    Hungarian,
+}
+
+/// Limits and options of one solve.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    pub mode: Mode,
+    pub heuristic: Heuristic,
+    /// Give up after this long.
+    pub time_limit: Option<Duration>,
+    /// Give up before the stored states (keys, nodes, tables, open list) exceed this many bytes.
+    pub memory_limit: Option<usize>,
+    /// Give up after expanding this many states.
+    pub node_limit: Option<u64>,
+    /// Set to true from another thread to stop the search.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Box weights for [`Mode::Cost`] in reading order of the boxes; `None` uses the level's.
+    pub weights: Option<Vec<u32>>,
+}
+
+/// Counters of one search.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Stats {
+    pub expanded: u64,
+    pub generated: u64,
+    pub duplicates: u64,
+    pub pruned_dead_square: u64,
+    pub pruned_freeze: u64,
+    pub pruned_2x2: u64,
+    pub pruned_no_matching: u64,
+    pub stored_states: u64,
+    /// Bytes of search memory per stored state (keys, nodes, closed table, open list).
+    pub bytes_per_state: f64,
+    /// Largest search memory seen, in bytes.
+    pub peak_bytes: u64,
+    pub seconds: f64,
+}
+
+/// What a returned solution is proven to minimise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Optimality {
+    Pushes,
+    Moves,
+    Cost,
+}
+
+impl Optimality {
+    pub fn name(self) -> &'static str {
+        match self {
+            Optimality::Pushes => "pushes",
+            Optimality::Moves => "moves",
+            Optimality::Cost => "cost",
+        }
+    }
+}
+
+/// A solution and how it was found.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    pub moves: Vec<Move>,
+    pub lurd: String,
+    pub pushes: usize,
+    /// Total cost: each move 1, each push plus the pushed box's weight.
+    pub cost: u64,
+    pub optimal: Option<Optimality>,
+    pub stats: Stats,
+}
+
+/// Why no solution was returned.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SolveError {
+    /// The whole reachable state space was searched: no solution exists.
+    #[error("unsolvable: the whole reachable state space was searched")]
+    Unsolvable(Stats),
+    #[error("time limit reached")]
+    Timeout(Stats),
+    #[error("memory limit reached")]
+    MemoryLimit(Stats),
+    #[error("node limit reached")]
+    NodeLimit(Stats),
+    #[error("cancelled")]
+    Cancelled(Stats),
+}
+
+impl SolveError {
+    pub fn stats(&self) -> &Stats {
+        match self {
+            SolveError::Unsolvable(s)
+            | SolveError::Timeout(s)
+            | SolveError::MemoryLimit(s)
+            | SolveError::NodeLimit(s)
+            | SolveError::Cancelled(s) => s,
+        }
+    }
+    /// The short status name used in reports (`unsolvable`, `timeout`, `memory-limit`, …).
+    pub fn status(&self) -> &'static str {
+        match self {
+            SolveError::Unsolvable(_) => "unsolvable",
+            SolveError::Timeout(_) => "timeout",
+            SolveError::MemoryLimit(_) => "memory-limit",
+            SolveError::NodeLimit(_) => "node-limit",
+            SolveError::Cancelled(_) => "cancelled",
+        }
+    }
+}
+
+/// Solves a level under `config`.
+pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
+    match config.mode {
+        Mode::Bfs => bfs::solve(level, config),
+        _ => {
+            let analysis = Analysis::new(level);
+            astar::solve(level, &analysis, config)
+        }
+    }
+}
+
+/// Total cost of a move sequence: 1 per move plus the weight of each pushed box.
+pub fn cost_of(level: &Level, weights: &[u32], moves: &[Move]) -> u64 {
+    // Track which box is where, by index into the level's box list.
+    let mut owner: Vec<Option<usize>> = vec![None; level.square_count()];
+    for (i, b) in level.boxes().iter().enumerate() {
+        owner[b.index()] = Some(i);
+    }
+    let mut player = level.player();
+    let mut cost = 0u64;
+    for m in moves {
+        let Some(next) = level.neighbor(player, m.dir) else { break };
+        cost += 1;
+        if let Some(bi) = owner[next.index()]
+            && let Some(beyond) = level.neighbor(next, m.dir)
+        {
+            owner[beyond.index()] = Some(bi);
+            owner[next.index()] = None;
+            cost += u64::from(weights.get(bi).copied().unwrap_or(0));
+        }
+        player = next;
+    }
+    cost
+}
