@@ -69,3 +69,24 @@ fn axis_blocked(a: &Analysis, occupied: &[u8], b: usize, d: Dir, path: &mut Vec<
     }
     None
 }
+
+/// The deadlock rule that prunes a push landing a box on level square `t`, given the boxes after
+/// the push, or `None`. This is what the A* engine applies; tests check it against exhaustive
+/// search.
+pub fn pruned_by(a: &Analysis, boxes: &[crate::level::Square], t: crate::level::Square) -> Option<&'static str> {
+    if !a.pruning() {
+        return None;
+    }
+    if a.is_dead(t) {
+        return Some("dead square");
+    }
+    let mut occupied = vec![0u8; a.squares()];
+    for &b in boxes {
+        occupied[a.index_of(b)] = 1;
+    }
+    let t = a.index_of(t);
+    if block_2x2(a, &occupied, t) {
+        return Some("2x2");
+    }
+    freeze(a, &occupied, t, &mut Vec::new()).then_some("freeze")
+}

@@ -55,3 +55,62 @@ pub fn random_level(seed: u64, w: usize, h: usize, boxes: usize, wall_percent: u
     let rows: Vec<String> = grid.into_iter().map(|r| String::from_utf8(r).expect("ascii")).collect();
     Some(rows.join("\n") + "\n")
 }
+
+/// XSB text of a solvable level made by reverse play: boxes start on goals and the player walks
+/// randomly for `steps` steps, pulling the box behind it half the time.
+pub fn pulled_level(seed: u64, w: usize, h: usize, boxes: usize, wall_percent: usize, steps: usize) -> Option<String> {
+    let mut rng = Rng::new(seed ^ 0x5151);
+    let mut wall = vec![vec![true; w + 2]; h + 2];
+    let mut free = Vec::new();
+    for (r, row) in wall.iter_mut().enumerate().take(h + 1).skip(1) {
+        for (c, cell) in row.iter_mut().enumerate().take(w + 1).skip(1) {
+            if rng.below(100) >= wall_percent {
+                *cell = false;
+                free.push((r, c));
+            }
+        }
+    }
+    if free.len() < boxes + 2 {
+        return None;
+    }
+    for i in (1..free.len()).rev() {
+        free.swap(i, rng.below(i + 1));
+    }
+    let goals: Vec<(usize, usize)> = free[..boxes].to_vec();
+    let mut box_at: Vec<(usize, usize)> = goals.clone();
+    let (mut pr, mut pc) = free[boxes];
+    let deltas = [(-1isize, 0isize), (0, 1), (1, 0), (0, -1)];
+    for _ in 0..steps {
+        let (dr, dc) = deltas[rng.below(4)];
+        let (nr, nc) = ((pr as isize + dr) as usize, (pc as isize + dc) as usize);
+        if wall[nr][nc] || box_at.contains(&(nr, nc)) {
+            continue;
+        }
+        let behind = ((pr as isize - dr) as usize, (pc as isize - dc) as usize);
+        if rng.below(2) == 0
+            && let Some(b) = box_at.iter_mut().find(|b| **b == behind)
+        {
+            *b = (pr, pc);
+        }
+        (pr, pc) = (nr, nc);
+    }
+    let mut rows = Vec::new();
+    for r in 0..h + 2 {
+        let row: String = (0..w + 2)
+            .map(|c| {
+                let (g, b, p) = (goals.contains(&(r, c)), box_at.contains(&(r, c)), (r, c) == (pr, pc));
+                match (wall[r][c], g, b, p) {
+                    (true, ..) => '#',
+                    (_, true, true, _) => '*',
+                    (_, true, _, true) => '+',
+                    (_, true, ..) => '.',
+                    (_, _, true, _) => '$',
+                    (_, _, _, true) => '@',
+                    _ => ' ',
+                }
+            })
+            .collect();
+        rows.push(row);
+    }
+    Some(rows.join("\n") + "\n")
+}
