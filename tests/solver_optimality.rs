@@ -115,7 +115,7 @@ fn levels(count: usize, seed0: u64) -> Vec<Level> {
         let size = 4 + (seed % 3) as usize; // interior 4..6, so rooms of 6×6 to 8×8 with walls
         let boxes = 3 + (seed / 3 % 2) as usize;
         // Two in three are made by reverse play (solvable), the rest by random placement.
-        let text = if seed % 3 == 0 {
+        let text = if seed.is_multiple_of(3) {
             common::random_level(seed, size, size, boxes, 18)
         } else {
             common::pulled_level(seed, size, size, boxes, 18, 300)
@@ -158,7 +158,7 @@ fn push_counts_equal_exhaustive_search_and_pruning_is_safe() {
                 );
             }
         }
-        assert!(o.depth.len() >= 1);
+        assert!(!o.depth.is_empty());
     }
     eprintln!("{solved} solved, {unsolvable} unsolvable, {pruned_checked} pruned pushes checked");
     assert!(solved >= 100, "only {solved} solvable levels generated");

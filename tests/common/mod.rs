@@ -95,11 +95,11 @@ pub fn pulled_level(seed: u64, w: usize, h: usize, boxes: usize, wall_percent: u
         (pr, pc) = (nr, nc);
     }
     let mut rows = Vec::new();
-    for r in 0..h + 2 {
+    for (r, wall_row) in wall.iter().enumerate() {
         let row: String = (0..w + 2)
             .map(|c| {
                 let (g, b, p) = (goals.contains(&(r, c)), box_at.contains(&(r, c)), (r, c) == (pr, pc));
-                match (wall[r][c], g, b, p) {
+                match (wall_row[c], g, b, p) {
                     (true, ..) => '#',
                     (_, true, true, _) => '*',
                     (_, true, _, true) => '+',
