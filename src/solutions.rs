@@ -1,5 +1,7 @@
-//! Reading solution files: JSON lines (`{"level": 3, "lurd": "..."}`) or TSV whose first column is
-//! the 1-based level number and whose last column is the LURD string (a header line is allowed).
+//! Reading solution files: JSON lines (`{"level": 3, "lurd": "..."}`, the output of
+//! `sokoban solve --json`; lines whose `lurd` is null are levels without a solution and are
+//! skipped) or TSV whose first column is the 1-based level number and whose last column is the
+//! LURD string (a header line is allowed).
 
 use crate::error::Error;
 
@@ -16,7 +18,8 @@ pub struct Entry {
 #[derive(serde::Deserialize)]
 struct JsonEntry {
     level: usize,
-    lurd: String,
+    /// `null` in `sokoban solve --json` output for a level without a solution.
+    lurd: Option<String>,
 }
 
 /// Parses a solutions file, detecting JSON lines by a first non-blank line that starts with `{`.
@@ -29,7 +32,9 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Error> {
         let err = |message: String| Error::Solutions { line, message };
         if json {
             let e: JsonEntry = serde_json::from_str(text).map_err(|e| err(format!("bad JSON: {e}")))?;
-            out.push(Entry { level: e.level, lurd: e.lurd, line });
+            if let Some(lurd) = e.lurd {
+                out.push(Entry { level: e.level, lurd, line });
+            }
             continue;
         }
         let cols: Vec<&str> = text.split('\t').collect();
@@ -59,6 +64,7 @@ mod tests {
         let json = parse("{\"level\": 4, \"lurd\": \"rR\"}\n").unwrap();
         assert_eq!(json[0].level, 4);
         assert!(parse("level\tlurd\nx\tuu\n").is_err());
-        assert!(parse("{\"level\": 1}\n").is_err());
+        assert!(parse("{\"level\": 1, \"lurd\": 5}\n").is_err());
+        assert!(parse("{\"level\": 1, \"lurd\": null}\n").unwrap().is_empty());
     }
 }
