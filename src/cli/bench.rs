@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -25,6 +25,10 @@ pub struct BenchArgs {
     /// Also print one line per level.
     #[arg(long)]
     pub verbose: bool,
+    /// Also write one JSON line per level (as `solve --json` prints) to this file, so that
+    /// `sokoban verify LEVELS FILE` can re-check every solution independently.
+    #[arg(long, value_name = "FILE")]
+    pub solutions: Option<PathBuf>,
 }
 
 /// Peak resident memory of this process in bytes, from /proc (Linux), if available.
@@ -82,6 +86,14 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if let Some(path) = &a.solutions {
+        let mut text = String::new();
+        for o in &outcomes {
+            text.push_str(&o.json().to_string());
+            text.push('\n');
+        }
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
 
     let stats = |o: &Outcome| match &o.result {
         Ok(s) => s.stats.clone(),
