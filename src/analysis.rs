@@ -134,6 +134,45 @@ impl Analysis {
     }
 }
 
+/// The taboo squares of the AI-course rule, by [`Square`] index: an inside corner that is not a
+/// goal is taboo, and so is every square of a straight run between two taboo corners when each
+/// square of the run has a wall on the same side and none is a goal.
+///
+/// This is weaker than [`Analysis::is_dead`] (which the solver uses) and exists so that course
+/// users can compare against the rule they were taught.
+pub fn taboo(level: &Level) -> Vec<bool> {
+    let n = level.square_count();
+    let wall = |s: Square, d: Dir| level.neighbor(s, d).is_none();
+    let corner = |s: Square| {
+        !level.is_goal(s) && (wall(s, Dir::Up) || wall(s, Dir::Down)) && (wall(s, Dir::Left) || wall(s, Dir::Right))
+    };
+    let mut taboo: Vec<bool> = (0..n).map(|i| corner(Square::new(i))).collect();
+    // From each corner, walk right and down; a run that ends at another corner, with a wall on
+    // one side all along and no goal, is taboo.
+    for start in (0..n).map(Square::new).filter(|&s| corner(s)) {
+        for (dir, sides) in [(Dir::Right, [Dir::Up, Dir::Down]), (Dir::Down, [Dir::Left, Dir::Right])] {
+            let mut run = vec![start];
+            let mut at = start;
+            while let Some(next) = level.neighbor(at, dir) {
+                run.push(next);
+                at = next;
+                if corner(next) || level.is_goal(next) {
+                    break;
+                }
+            }
+            if run.len() < 3 || !corner(at) {
+                continue;
+            }
+            if sides.iter().any(|&side| run.iter().all(|&s| wall(s, side))) {
+                for s in run {
+                    taboo[s.index()] = true;
+                }
+            }
+        }
+    }
+    taboo
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +189,18 @@ mod tests {
         assert_eq!(a.index_of(level.goals()[0]), 0);
         let s = a.index_of(level.square_at(2, 2).unwrap());
         assert_eq!(a.distance(0, s), 3);
+    }
+
+    #[test]
+    fn taboo_marks_corners_and_walled_runs_between_them() {
+        let level = parse_levels("#######\n#     #\n#  $@ #\n#.    #\n#######\n").unwrap().remove(0);
+        let t = taboo(&level);
+        let at = |r, c| t[level.square_at(r, c).unwrap().index()];
+        // The top row runs corner to corner along a wall with no goal; the bottom row has a goal
+        // in its corner, so neither bottom corner's run counts; the right column is walled.
+        assert!((1..=5).all(|c| at(1, c)));
+        assert!(!at(3, 1) && at(3, 5) && !at(3, 3));
+        assert!(at(2, 5) && !at(2, 1), "right column taboo, left column ends at a goal");
+        assert!(!at(2, 2) && !at(2, 3));
     }
 }

@@ -65,11 +65,13 @@ impl std::error::Error for ParseError {}
 
 /// A move string that is not LURD.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("move {index} (0-based) is {found:?}, not one of l, u, r, d (either case)")]
+#[error("move {index} (0-based) is {found:?}, not a direction (l u r d in either case, or up/right/down/left)")]
 pub struct MoveParseError {
-    /// 0-based index of the offending character among the non-blank characters.
+    /// 0-based index of the offending move: among the non-blank characters of a LURD string, or
+    /// among the items of a JSON array or word list.
     pub index: usize,
-    pub found: char,
+    /// What stands there: the character, word or JSON value.
+    pub found: String,
 }
 
 /// Any error the library reports.

@@ -14,6 +14,7 @@ pub mod error;
 pub mod format;
 pub mod level;
 pub mod lurd;
+pub mod moves;
 pub mod rules;
 pub mod solutions;
 pub mod solver;

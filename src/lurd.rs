@@ -26,7 +26,7 @@ pub fn decode(text: &str) -> Result<Vec<Letter>, MoveParseError> {
                 'r' => Dir::Right,
                 'd' => Dir::Down,
                 'l' => Dir::Left,
-                _ => return Err(MoveParseError { index, found: ch }),
+                _ => return Err(MoveParseError { index, found: ch.to_string() }),
             };
             Ok(Letter { dir, upper: ch.is_ascii_uppercase() })
         })
@@ -53,7 +53,7 @@ mod tests {
         let d = decode("uR\n dL").unwrap();
         assert_eq!(d.len(), 4);
         assert!(d[1].upper && !d[0].upper);
-        assert_eq!(decode("uRx").unwrap_err(), MoveParseError { index: 2, found: 'x' });
+        assert_eq!(decode("uRx").unwrap_err(), MoveParseError { index: 2, found: "x".into() });
         assert_eq!(counts("uRdL"), (4, 2));
     }
 

@@ -5,6 +5,7 @@
 
 mod cli;
 
+use std::io::ErrorKind::BrokenPipe;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -13,6 +14,10 @@ fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => code,
+        // A reader that stops early (`sokoban solve … | head`) is not an error.
+        Err(e) if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == BrokenPipe)) => {
+            ExitCode::from(cli::EXIT_OK)
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(cli::EXIT_BAD_INPUT)

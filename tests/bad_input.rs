@@ -67,7 +67,7 @@ fn a_100_000_character_row() {
 #[test]
 fn bad_move_strings() {
     let e = sokoban::lurd::decode("uuRRx").unwrap_err();
-    assert_eq!((e.index, e.found), (4, 'x'));
+    assert_eq!((e.index, e.found.as_str()), (4, "x"));
     let level = parse_levels("#####\n#@$.#\n#####\n").unwrap().remove(0);
     let r = sokoban::verify::verify(&level, "R1");
     assert_eq!(r.illegal.map(|i| i.index), Some(1));

@@ -17,6 +17,11 @@ pub struct AnalyzeArgs {
     pub levels: PathBuf,
     #[command(flatten)]
     pub select: Selection,
+    /// Print the AI-course taboo map instead: walls `#`, taboo squares `X`, everything else a
+    /// space (boxes, goals and the player removed). A square is taboo if it is an inside corner
+    /// that is not a goal, or lies on a walled run between two taboo corners with no goal on it.
+    #[arg(long)]
+    pub taboo: bool,
 }
 
 pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
@@ -31,6 +36,10 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
                 continue;
             }
         };
+        if a.taboo {
+            print_taboo(level);
+            continue;
+        }
         let an = Analysis::new(level);
         let boxes: Vec<usize> = level.boxes().iter().map(|&b| an.index_of(b)).collect();
         let cost = |b: usize, g: usize| match an.distance(g, boxes[b]) {
@@ -67,4 +76,18 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
         println!();
     }
     Ok(ExitCode::from(code))
+}
+
+fn print_taboo(level: &sokoban::Level) {
+    let taboo = sokoban::analysis::taboo(level);
+    for r in 0..level.height() {
+        let row: String = (0..level.width())
+            .map(|c| match (level.tile(r, c), level.square_at(r, c)) {
+                (Tile::Wall, _) => '#',
+                (_, Some(s)) if taboo[s.index()] => 'X',
+                _ => ' ',
+            })
+            .collect();
+        println!("{row}");
+    }
 }

@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use sokoban::Level;
+use sokoban::moves::MoveFormat;
+use sokoban::rules::Position;
 use sokoban::solver::{Config, Heuristic, Mode, Solution, SolveError, solve};
+use sokoban::{Level, Move};
 
 use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, LevelFile, Selection};
 
@@ -101,6 +103,38 @@ pub struct SolveArgs {
     /// One JSON object per level and line.
     #[arg(long)]
     pub json: bool,
+    /// How to spell the solution: LURD letters (lowercase walk, uppercase push), a JSON array
+    /// of "up"/"right"/"down"/"left", or words ("Left, Down, Right, Up"). With --json the `lurd`
+    /// field stays LURD and a `solution` field holds the other spelling.
+    #[arg(long, value_enum, default_value = "lurd")]
+    pub move_format: MoveFormatArg,
+    /// After solving, print the board after every move so the solution can be watched (redrawn
+    /// in place on a terminal).
+    #[arg(long, conflicts_with = "json")]
+    pub animate: bool,
+    /// Seconds between frames of --animate [default: 0.15 on a terminal, 0 otherwise].
+    #[arg(long, value_name = "SECS", requires = "animate")]
+    pub delay: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum MoveFormatArg {
+    /// LURD letters: l u r d walk, L U R D push.
+    Lurd,
+    /// A JSON array: ["left","down","right","up"].
+    Json,
+    /// Words: Left, Down, Right, Up.
+    Words,
+}
+
+impl MoveFormatArg {
+    pub fn format(self) -> MoveFormat {
+        match self {
+            MoveFormatArg::Lurd => MoveFormat::Lurd,
+            MoveFormatArg::Json => MoveFormat::Json,
+            MoveFormatArg::Words => MoveFormat::Words,
+        }
+    }
 }
 
 /// The outcome of one level, verified.
@@ -173,23 +207,34 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         if !matches!(out.status(), "solved" | "unsolvable") && code == EXIT_OK {
             code = EXIT_NEGATIVE;
         }
+        let format = a.move_format.format();
         if a.json {
-            println!("{}", out.json());
+            let mut json = out.json();
+            if let (Ok(s), false) = (&out.result, format == MoveFormat::Lurd) {
+                let text = sokoban::moves::write(&s.moves, format);
+                // A JSON spelling is embedded as an array, words as a string.
+                json["solution"] = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
+            }
+            println!("{json}");
             continue;
         }
         let title = out.title.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
         match &out.result {
             Ok(s) => {
                 let optimal = s.optimal.map(|o| format!(", optimal in {}", o.name())).unwrap_or_default();
+                let cost = if config.mode == Mode::Cost { format!(", cost {}", s.cost) } else { String::new() };
                 println!(
-                    "level {n}{title}: {}, {} moves, {} pushes{optimal}, {} nodes, {:.3} s",
+                    "level {n}{title}: {}, {} moves, {} pushes{cost}{optimal}, {} nodes, {:.3} s",
                     out.status(),
                     s.moves.len(),
                     s.pushes,
                     s.stats.expanded,
                     s.stats.seconds
                 );
-                println!("{}", s.lurd);
+                println!("{}", sokoban::moves::write(&s.moves, format));
+                if a.animate && out.verify_error.is_none() {
+                    animate(level, &s.moves, a.delay)?;
+                }
             }
             Err(e) => {
                 let st = e.stats();
@@ -198,4 +243,39 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::from(code))
+}
+
+/// Prints the board after every move; on a terminal each frame overwrites the previous one.
+fn animate(level: &Level, moves: &[Move], delay: Option<f64>) -> Result<()> {
+    use std::io::{IsTerminal, Write};
+    let tty = std::io::stdout().is_terminal();
+    let delay = delay.unwrap_or(if tty { 0.15 } else { 0.0 });
+    if !(delay >= 0.0 && delay.is_finite()) {
+        anyhow::bail!("--delay must be a non-negative number of seconds");
+    }
+    let mut out = std::io::stdout().lock();
+    let mut position = Position::start(level);
+    let mut frame = |position: &Position, i: usize, first: bool| -> std::io::Result<()> {
+        let rows = sokoban::format::xsb::position_rows(level, position);
+        if tty && !first {
+            // Move the cursor back to the top of the previous frame (rows + caption line).
+            write!(out, "\x1b[{}A", rows.len() + 1)?;
+        }
+        let clear = if tty { "\x1b[K" } else { "" }; // erase what is left of a longer old line
+        writeln!(out, "move {i}/{}{clear}", moves.len())?;
+        for row in rows {
+            writeln!(out, "{row}{clear}")?;
+        }
+        if !tty {
+            writeln!(out)?;
+        }
+        out.flush()
+    };
+    frame(&position, 0, true)?;
+    for (i, m) in moves.iter().enumerate() {
+        std::thread::sleep(Duration::from_secs_f64(delay));
+        position = position.step(level, m.dir).map_err(|e| anyhow::anyhow!("move {i}: {e:?}"))?.0;
+        frame(&position, i + 1, false)?;
+    }
+    Ok(())
 }
