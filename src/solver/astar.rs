@@ -242,36 +242,103 @@ impl Search<'_> {
     }
 }
 
+impl Setup {
+    /// Pushes scaled to the mode's cost units.
+    fn scale(&self, pushes: u64) -> u64 {
+        if self.mode == Mode::Moves { pushes << MOVE_SHIFT | pushes } else { pushes }
+    }
+
+    /// What one push of a box of `class` costs at least.
+    fn push_weight(&self, class: u8) -> i64 {
+        if self.mode == Mode::Cost { 1 + i64::from(self.class_weight[class as usize]) } else { 1 }
+    }
+
+    /// Whether child bounds can be re-solved from the parent's matching (one row changes): the
+    /// matching bound on a square problem.
+    fn incremental(&self, a: &Analysis, boxes: usize) -> bool {
+        self.heuristic == Heuristic::Hungarian && !self.cover_goals && boxes == a.goals()
+    }
+}
+
+/// The matching cost of box `b` (an index into `boxes`) to goal `g`.
+fn pair_cost(a: &Analysis, s: &Setup, boxes: &[(u16, u8)], b: usize, g: usize) -> i64 {
+    let (sq, class) = boxes[b];
+    match a.distance(g, sq as usize) {
+        NONE => FORBIDDEN,
+        d => i64::from(d) * s.push_weight(class),
+    }
+}
+
 /// The lower bound for a set of boxes, scaled to the mode's cost units; `None` if no box-to-goal
 /// matching exists (a deadlock).
 fn heuristic(a: &Analysis, s: &Setup, boxes: &[(u16, u8)], hungarian: &mut Hungarian) -> Option<u64> {
-    let pushes = |h: u64| if s.mode == Mode::Moves { h << MOVE_SHIFT | h } else { h };
-    let weight = |class: u8| if s.mode == Mode::Cost { 1 + i64::from(s.class_weight[class as usize]) } else { 1 };
     match s.heuristic {
         Heuristic::Zero => Some(0),
         Heuristic::Boxes => {
             if s.cover_goals {
                 let covered = boxes.iter().filter(|&&(b, _)| (b as usize) < a.goals()).count();
-                return Some(pushes(a.goals().saturating_sub(covered) as u64));
+                return Some(s.scale(a.goals().saturating_sub(covered) as u64));
             }
-            let off: i64 = boxes.iter().filter(|&&(b, _)| b as usize >= a.goals()).map(|&(_, c)| weight(c)).sum();
-            Some(pushes(off as u64))
+            let off: i64 =
+                boxes.iter().filter(|&&(b, _)| b as usize >= a.goals()).map(|&(_, c)| s.push_weight(c)).sum();
+            Some(s.scale(off as u64))
         }
         Heuristic::Hungarian => {
-            let cost = |b: usize, g: usize| {
-                let (sq, class) = boxes[b];
-                match a.distance(g, sq as usize) {
-                    NONE => FORBIDDEN,
-                    d => i64::from(d) * weight(class),
-                }
-            };
+            let cost = |b: usize, g: usize| pair_cost(a, s, boxes, b, g);
             let total = if s.cover_goals {
                 hungarian.solve(a.goals(), boxes.len(), |g, b| cost(b, g))?
             } else {
                 hungarian.solve(boxes.len(), a.goals(), cost)?
             };
-            Some(pushes(total as u64))
+            Some(s.scale(total as u64))
         }
+    }
+}
+
+/// A new child found while scanning a parent's pushes, waiting for its bound.
+struct Pending {
+    g: u64,
+    hash: u32,
+    player: u16,
+    from: u16,
+    dir: u8,
+    /// Index of the moved box in the parent's box list, and where it went.
+    bi: usize,
+    t: usize,
+}
+
+/// Bounds of a parent's children, which differ from the parent in one box each. On a square
+/// matching problem the parent's matching is solved once and each child re-solves one row.
+struct ChildBounds {
+    incremental: bool,
+    /// The parent's matching is saved in the Hungarian scratch.
+    saved: bool,
+}
+
+impl ChildBounds {
+    fn bound(
+        &mut self,
+        a: &Analysis,
+        s: &Setup,
+        parent: &[(u16, u8)],
+        child: &[(u16, u8)],
+        moved: usize,
+        hungarian: &mut Hungarian,
+    ) -> Option<u64> {
+        if self.incremental && !self.saved {
+            let n = parent.len();
+            if hungarian.solve(n, n, |b, g| pair_cost(a, s, parent, b, g)).is_some() {
+                hungarian.save();
+                self.saved = true;
+            } else {
+                self.incremental = false;
+            }
+        }
+        if !self.incremental {
+            return heuristic(a, s, child, hungarian);
+        }
+        let total = hungarian.resolve_row(child.len(), moved, |b, g| pair_cost(a, s, child, b, g))?;
+        Some(s.scale(total as u64))
     }
 }
 
@@ -372,6 +439,8 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
     let mut boxes: Vec<(u16, u8)> = Vec::with_capacity(n_boxes);
     let mut child_boxes: Vec<(u16, u8)> = Vec::with_capacity(n_boxes);
     let mut child_key = vec![0u64; search.s.stride];
+    let mut pending: Vec<Pending> = Vec::new();
+    let mut pending_keys: Vec<u64> = Vec::new();
     while let Some(entry) = search.open.pop() {
         let node = search.nodes[entry.node as usize];
         if node.expanded || node.g != entry.g {
@@ -419,6 +488,7 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
         }
         let distances = search.s.mode != Mode::Pushes;
         scratch.reach(a, node.player as usize, distances);
+        let mut bounds = ChildBounds { incremental: search.s.incremental(a, boxes.len()), saved: false };
 
         for (bi, &(b, class)) in boxes.iter().enumerate() {
             let b = b as usize;
@@ -474,31 +544,16 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
                         }
                     }
                     None => {
-                        child_boxes.clear();
-                        child_boxes.extend_from_slice(&boxes);
-                        child_boxes[bi] = (t as u16, class);
-                        match heuristic(a, &search.s, &child_boxes, &mut scratch.hungarian) {
-                            None => search.stats.pruned_no_matching += 1,
-                            Some(h) => {
-                                if !search.fits() {
-                                    for &(bx, _) in &boxes {
-                                        scratch.occupied[bx as usize] = 0;
-                                    }
-                                    scratch.occupied[t] = 0;
-                                    return Err(SolveError::MemoryLimit(search.finish_stats(started)));
-                                }
-                                let child = Node {
-                                    g,
-                                    h,
-                                    parent: entry.node,
-                                    player: child_player as u16,
-                                    from: b as u16,
-                                    dir: d as u8,
-                                    expanded: false,
-                                };
-                                search.insert(&child_key, child, hash);
-                            }
-                        }
+                        pending_keys.extend_from_slice(&child_key);
+                        pending.push(Pending {
+                            g,
+                            hash,
+                            player: child_player as u16,
+                            from: b as u16,
+                            dir: d as u8,
+                            bi,
+                            t,
+                        });
                     }
                 }
                 scratch.occupied[t] = 0;
@@ -508,6 +563,35 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
         for &(b, _) in &boxes {
             scratch.occupied[b as usize] = 0;
         }
+        // New children get their bounds here, after the sibling scan, so the parent's matching
+        // is solved (for incremental re-solving) only when at least two children need it.
+        bounds.incremental &= pending.len() >= 2;
+        for (k, c) in pending.iter().enumerate() {
+            let key = &pending_keys[k * search.s.stride..(k + 1) * search.s.stride];
+            child_boxes.clear();
+            child_boxes.extend_from_slice(&boxes);
+            child_boxes[c.bi].0 = c.t as u16;
+            match bounds.bound(a, &search.s, &boxes, &child_boxes, c.bi, &mut scratch.hungarian) {
+                None => search.stats.pruned_no_matching += 1,
+                Some(h) => {
+                    if !search.fits() {
+                        return Err(SolveError::MemoryLimit(search.finish_stats(started)));
+                    }
+                    let child = Node {
+                        g: c.g,
+                        h,
+                        parent: entry.node,
+                        player: c.player,
+                        from: c.from,
+                        dir: c.dir,
+                        expanded: false,
+                    };
+                    search.insert(key, child, c.hash);
+                }
+            }
+        }
+        pending.clear();
+        pending_keys.clear();
         let bytes = search.bytes() as u64;
         search.stats.peak_bytes = search.stats.peak_bytes.max(bytes);
     }
