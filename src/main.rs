@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    quiet_sigpipe();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(code) => code,
@@ -22,5 +23,16 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(cli::EXIT_BAD_INPUT)
         }
+    }
+}
+
+/// Restores the default SIGPIPE action, so `sokoban solve … | head` ends quietly when the reader
+/// stops, like other Unix tools, instead of panicking inside `println!`.
+fn quiet_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: runs first thing in `main`, before any other thread exists; it only resets a signal
+    // disposition to the system default.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
