@@ -13,8 +13,10 @@ use super::{EXIT_BAD_INPUT, EXIT_OK, LevelFile, Selection};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// The level file (XSB/SOK).
-    pub levels: PathBuf,
+    /// Level files or directories of level files (every .xsb, .sok, .txt, .lisp, .lsp and .json
+    /// file in them, in name order).
+    #[arg(required = true)]
+    pub levels: Vec<PathBuf>,
     #[command(flatten)]
     pub select: Selection,
     #[command(flatten)]
@@ -39,10 +41,42 @@ fn peak_rss() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// The level files named by `paths`: files as given, directories expanded to their level files
+/// in name order.
+fn level_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    const EXTENSIONS: [&str; 6] = ["xsb", "sok", "txt", "lisp", "lsp", "json"];
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("cannot read directory {}", path.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.is_file()
+                        && p.extension().is_some_and(|e| EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)))
+                })
+                .collect();
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels)?;
+    let paths = level_files(&a.levels)?;
+    let files: Vec<LevelFile> = paths.iter().map(|p| LevelFile::load(p)).collect::<Result<_>>()?;
+    let several = files.len() > 1;
+    if several && a.select.level.is_some() | a.select.range.is_some() {
+        anyhow::bail!("--level and --levels select within one file; bench was given {} files", files.len());
+    }
     let config = a.search.config()?;
-    let picked = a.select.pick(file.levels.len())?;
+    let mut picked: Vec<(&LevelFile, usize)> = Vec::new();
+    for file in &files {
+        picked.extend(a.select.pick(file.levels.len())?.into_iter().map(|n| (file, n)));
+    }
     let bar =
         if std::io::stderr().is_terminal() { ProgressBar::new(picked.len() as u64) } else { ProgressBar::hidden() };
     bar.set_style(
@@ -52,10 +86,14 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     let mut outcomes: Vec<Outcome> = Vec::new();
     let mut code = EXIT_OK;
     let mut solved = 0;
-    for &n in &picked {
+    for &(file, n) in &picked {
         match file.get(n) {
             Ok(level) => {
-                let out = solve_verified(n, level, &config);
+                let mut out = solve_verified(n, level, &config);
+                let name = file.path.display().to_string();
+                if several {
+                    out.file = Some(name.clone());
+                }
                 if let Some(e) = &out.verify_error {
                     bar.suspend(|| eprintln!("level {n}: internal error: {e}"));
                 }
@@ -67,8 +105,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
                             Err(e) => e.stats(),
                         };
                         let pushes = out.result.as_ref().map(|s| s.pushes.to_string()).unwrap_or("-".into());
+                        let prefix = if several { format!("{name}  ") } else { String::new() };
                         println!(
-                            "level {n:>4}  {:<12} pushes {pushes:>5}  nodes {:>10}  {:>8.3} s",
+                            "{prefix}level {n:>4}  {:<12} pushes {pushes:>5}  nodes {:>10}  {:>8.3} s",
                             out.status(),
                             st.expanded,
                             st.seconds
@@ -115,9 +154,13 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     let optimal = solved.iter().filter(|o| o.result.as_ref().is_ok_and(|s| s.optimal.is_some())).count();
     let nodes_per_second = if all_time > 0.0 { all_nodes as f64 / all_time } else { 0.0 };
     let rss = peak_rss();
+    let files_label = match &files[..] {
+        [one] => one.path.display().to_string(),
+        many => format!("{} files", many.len()),
+    };
     if a.json {
         let summary = serde_json::json!({
-            "file": file.path.display().to_string(),
+            "file": files_label,
             "levels": outcomes.len(), "solved": solved.len(), "optimal": optimal,
             "unsolvable": count("unsolvable"), "timeout": count("timeout"),
             "memory_limit": count("memory-limit"), "invalid": invalid,
@@ -131,7 +174,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         println!("{summary}");
     } else {
         let mb = |b: u64| b as f64 / (1 << 20) as f64;
-        println!("| file | {} |", file.path.display());
+        println!("| file | {files_label} |");
         println!("|---|---|");
         println!("| solved | {} / {} ({} proven optimal) |", solved.len(), outcomes.len(), optimal);
         println!(

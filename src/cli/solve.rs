@@ -139,6 +139,8 @@ impl MoveFormatArg {
 
 /// The outcome of one level, verified.
 pub struct Outcome {
+    /// The level file, when a run covers several.
+    pub file: Option<String>,
     pub level: usize,
     pub title: Option<String>,
     pub result: Result<Solution, SolveError>,
@@ -166,11 +168,15 @@ impl Outcome {
             Ok(s) => &s.stats,
             Err(e) => e.stats(),
         };
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "level": self.level, "title": self.title, "status": self.status(), "lurd": lurd,
             "moves": moves, "pushes": pushes, "cost": cost, "optimal": optimal,
             "nodes": stats.expanded, "seconds": stats.seconds,
-        })
+        });
+        if let Some(file) = &self.file {
+            json["file"] = serde_json::Value::String(file.clone());
+        }
+        json
     }
 }
 
@@ -184,7 +190,7 @@ pub fn solve_verified(number: usize, level: &Level, config: &Config) -> Outcome 
         }
         Err(_) => None,
     };
-    Outcome { level: number, title: level.title().map(str::to_string), result, verify_error }
+    Outcome { file: None, level: number, title: level.title().map(str::to_string), result, verify_error }
 }
 
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
