@@ -39,6 +39,20 @@ pub enum ParseErrorKind {
     /// Text that is not valid in a structured format (integer grid, JSON, weights line).
     #[error("syntax error: {0}")]
     Syntax(String),
+    /// An integer-grid cell that is not one of the codes 0 to 6.
+    #[error(
+        "unknown token {0:?} in an integer grid (cells are 0 floor, 1 wall, 2 box, 3 player, 4 goal, 5 box on goal, 6 player on goal)"
+    )]
+    UnknownToken(String),
+    /// A JSON grid cell names an object other than `wall`, `computer`, `target` or `player`.
+    #[error("unknown object {0:?} in a JSON grid cell (expected \"wall\", \"computer\", \"target\" or \"player\")")]
+    UnknownObject(String),
+    /// A warehouse file's first line is neither box weights, a quoted title, nor blank.
+    #[error("bad weights line: {0}")]
+    BadWeights(String),
+    /// A warehouse weights line whose count differs from the number of boxes.
+    #[error("the weights line gives {weights} weights for {boxes} boxes")]
+    WeightCount { weights: usize, boxes: usize },
 }
 
 /// A parse error with the 1-based line and column where it was found.
@@ -74,6 +88,21 @@ pub struct MoveParseError {
     pub found: String,
 }
 
+/// Why a level cannot be written in a format. Writers never drop information silently: what the
+/// target format cannot hold is reported here instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WriteError {
+    /// The format holds exactly one level per file (JSON, warehouse) but more were given.
+    #[error("the {format} format holds one level per file, but {count} levels were given")]
+    TooManyLevels { format: &'static str, count: usize },
+    /// A one-level format was asked to write no level at all.
+    #[error("the {format} format needs exactly one level, but none was given")]
+    NoLevel { format: &'static str },
+    /// Part of the level has no spelling in the format, such as box weights in XSB.
+    #[error("the {format} format cannot represent {what}")]
+    CannotRepresent { format: &'static str, what: String },
+}
+
 /// Any error the library reports.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -81,6 +110,8 @@ pub enum Error {
     Parse(#[from] ParseError),
     #[error(transparent)]
     Moves(#[from] MoveParseError),
+    #[error(transparent)]
+    Write(#[from] WriteError),
     /// A solutions file (TSV or JSON lines) that cannot be read.
     #[error("line {line}: {message}")]
     Solutions { line: usize, message: String },

@@ -124,6 +124,32 @@ pub enum SourceFormat {
     Warehouse,
 }
 
+impl SourceFormat {
+    /// Every format: XSB, grid, JSON, warehouse.
+    pub const ALL: [SourceFormat; 4] =
+        [SourceFormat::Xsb, SourceFormat::Grid, SourceFormat::Json, SourceFormat::Warehouse];
+
+    /// The lowercase name used on the command line: `xsb`, `grid`, `json` or `warehouse`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SourceFormat::Xsb => "xsb",
+            SourceFormat::Grid => "grid",
+            SourceFormat::Json => "json",
+            SourceFormat::Warehouse => "warehouse",
+        }
+    }
+
+    /// The format with this name (case-insensitive); `sok` is accepted for XSB and `lisp` for grid.
+    pub fn from_name(name: &str) -> Option<SourceFormat> {
+        let lower = name.trim().to_ascii_lowercase();
+        match lower.as_str() {
+            "sok" => Some(SourceFormat::Xsb),
+            "lisp" => Some(SourceFormat::Grid),
+            _ => SourceFormat::ALL.into_iter().find(|f| f.name() == lower),
+        }
+    }
+}
+
 /// One cell of a [`RawBoard`] as written in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RawCell {

@@ -9,7 +9,7 @@ use sokoban::analysis::Analysis;
 use sokoban::level::Tile;
 use sokoban::solver::hungarian::{FORBIDDEN, Hungarian};
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, LevelFile, Selection};
+use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -17,6 +17,8 @@ pub struct AnalyzeArgs {
     pub levels: PathBuf,
     #[command(flatten)]
     pub select: Selection,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Print the AI-course taboo map instead: walls `#`, taboo squares `X`, everything else a
     /// space (boxes, goals and the player removed). A square is taboo if it is an inside corner
     /// that is not a goal, or lies on a walled run between two taboo corners with no goal on it.
@@ -25,7 +27,7 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels)?;
+    let file = LevelFile::load(&a.levels, &a.input)?;
     let mut code = EXIT_OK;
     for n in a.select.pick(file.levels.len())? {
         let level = match file.get(n) {

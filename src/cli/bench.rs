@@ -9,7 +9,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::solve::{Outcome, SearchArgs, solve_verified};
-use super::{EXIT_BAD_INPUT, EXIT_OK, LevelFile, Selection};
+use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -19,6 +19,8 @@ pub struct BenchArgs {
     pub levels: Vec<PathBuf>,
     #[command(flatten)]
     pub select: Selection,
+    #[command(flatten)]
+    pub input: InputArgs,
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print the per-level results and the summary as one JSON object.
@@ -52,8 +54,7 @@ fn level_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
                 .with_context(|| format!("cannot read directory {}", path.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| {
-                    p.is_file()
-                        && p.extension().is_some_and(|e| EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)))
+                    p.is_file() && p.extension().is_some_and(|e| EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)))
                 })
                 .collect();
             found.sort();
@@ -67,7 +68,7 @@ fn level_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
     let paths = level_files(&a.levels)?;
-    let files: Vec<LevelFile> = paths.iter().map(|p| LevelFile::load(p)).collect::<Result<_>>()?;
+    let files: Vec<LevelFile> = paths.iter().map(|p| LevelFile::load(p, &a.input)).collect::<Result<_>>()?;
     let several = files.len() > 1;
     if several && a.select.level.is_some() | a.select.range.is_some() {
         anyhow::bail!("--level and --levels select within one file; bench was given {} files", files.len());

@@ -2,7 +2,9 @@
 //! selecting levels, reporting parse errors with file, line and column.
 
 mod analyze;
+mod apply;
 mod bench;
+mod convert;
 mod show;
 mod solve;
 mod verify;
@@ -11,8 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Parser, Subcommand};
-use sokoban::{Level, ParseError};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use sokoban::level::SourceFormat;
+use sokoban::{Level, ParseError, SolvedRule};
 
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_NEGATIVE: u8 = 1;
@@ -20,9 +23,13 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 
 /// Sokoban levels in, solutions out.
 ///
-/// Reads XSB/SOK level files (many levels per file, titles, comments, run-length encoded rows).
-/// Select levels with --level N or --levels A-B (1-based). Exit status: 0 success, 1 a negative
-/// result (an invalid solution, an unsolved level), 2 bad input or usage.
+/// Reads XSB/SOK level files (many levels per file, titles, comments, run-length encoded rows),
+/// integer grids (.lisp, `(setq p1 '((1 1 1) …))`), JSON object grids (.json) and weighted
+/// warehouse files (.txt); the format is detected from the extension and content, or forced with
+/// --format. Select levels with --level N or --levels A-B (1-based).
+///
+/// Exit status: 0 success, 1 a negative result (an invalid solution, an unsolved level, an
+/// impossible move), 2 bad input or usage.
 #[derive(Parser, Debug)]
 #[command(name = "sokoban", version, about, long_about)]
 pub struct Cli {
@@ -61,6 +68,61 @@ pub enum Command {
     ///
     /// Example: sokoban show data/microban.xsb --level 3
     Show(show::ShowArgs),
+    /// Play a move list on a level and print the resulting board in the level's own format (or
+    /// "Impossible" and exit 1 at the first illegal move).
+    ///
+    /// Example: sokoban apply data/microban.xsb --level 1 --moves "dlUrrrdLullddrUluRuulDrddrruLdlUU"
+    Apply(apply::ApplyArgs),
+    /// Write levels in another format: xsb, grid (integer grid), json (object grid) or warehouse.
+    ///
+    /// Example: sokoban convert data/microban.xsb --levels 1-5 --to grid
+    Convert(convert::ConvertArgs),
+}
+
+/// A level file format on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    /// XSB/SOK text: # wall, $ box, . goal, @ player, * box on goal, + player on goal.
+    Xsb,
+    /// Integer grid: 0 floor, 1 wall, 2 box, 3 player, 4 goal, 5 box on goal, 6 player on goal.
+    Grid,
+    /// JSON grid of object lists: "wall", "computer" (box), "target" (goal), "player".
+    Json,
+    /// XSB board with an optional first line of box weights.
+    Warehouse,
+}
+
+impl FormatArg {
+    pub fn format(self) -> SourceFormat {
+        match self {
+            FormatArg::Xsb => SourceFormat::Xsb,
+            FormatArg::Grid => SourceFormat::Grid,
+            FormatArg::Json => SourceFormat::Json,
+            FormatArg::Warehouse => SourceFormat::Warehouse,
+        }
+    }
+}
+
+/// When a level counts as solved.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum RuleArg {
+    /// Every box on a goal, as many boxes as goals (default for XSB and warehouse files).
+    Standard,
+    /// Every box on a goal; goals may outnumber boxes (default for integer grids).
+    AllBoxes,
+    /// Every goal holds a box; no goals means never solved (default for JSON grids).
+    AllGoals,
+}
+
+/// How to read level files: the format and the solved rule, each detected unless given.
+#[derive(Args, Debug, Clone, Default)]
+pub struct InputArgs {
+    /// Read the file in this format instead of detecting it from the extension and content.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// The solved rule, instead of the format's default.
+    #[arg(long, value_enum)]
+    pub rule: Option<RuleArg>,
 }
 
 /// Which levels of a file to use.
@@ -101,9 +163,18 @@ pub struct LevelFile {
 }
 
 impl LevelFile {
-    pub fn load(path: &Path) -> Result<LevelFile> {
+    pub fn load(path: &Path, input: &InputArgs) -> Result<LevelFile> {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let levels = sokoban::format::parse_each(&text, path)
+        let format = input.format.map(FormatArg::format).unwrap_or_else(|| sokoban::format::detect(path, &text));
+        let mut options = sokoban::format::default_options(format);
+        if let Some(rule) = input.rule {
+            options.rule = match rule {
+                RuleArg::Standard => SolvedRule::Standard,
+                RuleArg::AllBoxes => SolvedRule::AllBoxesOnGoals,
+                RuleArg::AllGoals => SolvedRule::AllGoalsCovered,
+            };
+        }
+        let levels = sokoban::format::parse_each_with(&text, options)
             .map_err(|e| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))?;
         Ok(LevelFile { path: path.to_path_buf(), levels })
     }
@@ -124,5 +195,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Analyze(a) => analyze::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Show(a) => show::run(a),
+        Command::Apply(a) => apply::run(a),
+        Command::Convert(a) => convert::run(a),
     }
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, LevelFile, Selection};
+use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection};
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
@@ -14,10 +14,12 @@ pub struct ShowArgs {
     pub levels: PathBuf,
     #[command(flatten)]
     pub select: Selection,
+    #[command(flatten)]
+    pub input: InputArgs,
 }
 
 pub fn run(a: ShowArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels)?;
+    let file = LevelFile::load(&a.levels, &a.input)?;
     let mut code = EXIT_OK;
     for n in a.select.pick(file.levels.len())? {
         match file.get(n) {

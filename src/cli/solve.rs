@@ -11,7 +11,7 @@ use sokoban::rules::Position;
 use sokoban::solver::{Config, Heuristic, Mode, Solution, SolveError, solve};
 use sokoban::{Level, Move};
 
-use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, LevelFile, Selection};
+use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ModeArg {
@@ -94,10 +94,12 @@ impl SearchArgs {
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// The level file (XSB/SOK).
+    /// The level file (XSB/SOK, integer grid, JSON grid or warehouse; see --format).
     pub levels: PathBuf,
     #[command(flatten)]
     pub select: Selection,
+    #[command(flatten)]
+    pub input: InputArgs,
     #[command(flatten)]
     pub search: SearchArgs,
     /// One JSON object per level and line.
@@ -194,7 +196,7 @@ pub fn solve_verified(number: usize, level: &Level, config: &Config) -> Outcome 
 }
 
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels)?;
+    let file = LevelFile::load(&a.levels, &a.input)?;
     let config = a.search.config()?;
     let mut code = EXIT_OK;
     for n in a.select.pick(file.levels.len())? {

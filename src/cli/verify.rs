@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use sokoban::verify::verify;
 
-use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, LevelFile};
+use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -15,6 +15,8 @@ pub struct VerifyArgs {
     pub levels: PathBuf,
     /// The solutions: JSON lines or TSV (level number first, LURD last).
     pub solutions: PathBuf,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Print one JSON object per solution.
     #[arg(long)]
     pub json: bool,
@@ -24,7 +26,7 @@ pub struct VerifyArgs {
 }
 
 pub fn run(a: VerifyArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels)?;
+    let file = LevelFile::load(&a.levels, &a.input)?;
     let text =
         std::fs::read_to_string(&a.solutions).with_context(|| format!("cannot read {}", a.solutions.display()))?;
     let entries = sokoban::solutions::parse(&text).with_context(|| format!("in {}", a.solutions.display()))?;

@@ -1,0 +1,90 @@
+//! `sokoban convert`: write levels in another format.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use sokoban::Level;
+use sokoban::level::SourceFormat;
+
+use super::{EXIT_OK, FormatArg, InputArgs, LevelFile, Selection};
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// The level file.
+    pub levels: PathBuf,
+    #[command(flatten)]
+    pub select: Selection,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub to: FormatArg,
+    /// Write to this file instead of standard output (written whole, then renamed into place).
+    #[arg(long, short, value_name = "FILE", conflicts_with = "out_dir")]
+    pub output: Option<PathBuf>,
+    /// Write one file per level into this directory, named after the input and the level
+    /// number (needed for JSON and warehouse output of several levels).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+}
+
+fn extension(format: SourceFormat) -> &'static str {
+    match format {
+        SourceFormat::Xsb => "xsb",
+        SourceFormat::Grid => "lisp",
+        SourceFormat::Json => "json",
+        SourceFormat::Warehouse => "txt",
+    }
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory, so a failed run
+/// never leaves a half-written file (or clobbers the input).
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().context("output path has no file name")?.to_string_lossy();
+    let tmp = dir.join(format!(".{name}.sokoban-tmp"));
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
+}
+
+pub fn run(a: ConvertArgs) -> Result<ExitCode> {
+    let file = LevelFile::load(&a.levels, &a.input)?;
+    let to = a.to.format();
+    let mut levels: Vec<Level> = Vec::new();
+    // All or nothing: a level that does not parse stops the conversion before anything is written.
+    for n in a.select.pick(file.levels.len())? {
+        levels.push(file.get(n).map_err(anyhow::Error::msg)?.clone());
+    }
+    if let Some(dir) = &a.out_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let stem = a.levels.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or("level".into());
+        let numbers = a.select.pick(file.levels.len())?;
+        let texts: Vec<(PathBuf, String)> = numbers
+            .iter()
+            .zip(&levels)
+            .map(|(n, level)| {
+                let text = sokoban::format::write(level, to)?;
+                Ok((dir.join(format!("{stem}-{n}.{}", extension(to))), text))
+            })
+            .collect::<Result<_>>()?;
+        for (path, text) in texts {
+            write_atomically(&path, &text)?;
+        }
+        return Ok(ExitCode::from(EXIT_OK));
+    }
+    if levels.len() > 1 && matches!(to, SourceFormat::Json | SourceFormat::Warehouse) {
+        bail!(
+            "the {} format holds one level per file and {} levels are selected: pick one with --level N or write one file per level with --out-dir DIR",
+            to.name(),
+            levels.len()
+        );
+    }
+    let text = sokoban::format::write_all(&levels, to)?;
+    match &a.output {
+        Some(path) => write_atomically(path, &text)?,
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}
