@@ -78,3 +78,149 @@ fn parse_errors_name_file_line_and_column() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot read"), "{err}");
 }
+
+#[test]
+fn apply_plays_moves_in_any_spelling_and_reports_impossible_moves() {
+    let (code, out, _) = sokoban(&["solve", "data/microban.xsb", "--level", "1", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let lurd = v["lurd"].as_str().unwrap().to_string();
+    let (code, out, _) = sokoban(&["apply", "data/microban.xsb", "--level", "1", "--moves", &lurd, "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["solved"], true);
+    assert_eq!(v["moves"].as_u64(), Some(lurd.len() as u64));
+    assert!(v["board"].as_str().unwrap().contains('*') && !v["board"].as_str().unwrap().contains('$'));
+    // The same moves as words and as a JSON array.
+    let dirs: Vec<&str> = lurd
+        .chars()
+        .map(|c| match c.to_ascii_lowercase() {
+            'u' => "up",
+            'r' => "right",
+            'd' => "down",
+            _ => "left",
+        })
+        .collect();
+    let words = dirs.join(", ");
+    let array = serde_json::to_string(&dirs).unwrap();
+    for moves in [words.as_str(), array.as_str()] {
+        let (code, out2, _) = sokoban(&["apply", "data/microban.xsb", "--level", "1", "--moves", moves, "--json"]);
+        assert_eq!((code, out2.as_str()), (0, out.as_str()));
+    }
+    // Microban 1's player has two squares to its right, then a wall: the third step is
+    // impossible (0-based index 2), or skipped with --skip-illegal.
+    let (code, out, _) = sokoban(&["apply", "data/microban.xsb", "--level", "1", "--moves", "rrr"]);
+    assert_eq!((code, out.trim()), (1, "Impossible"));
+    let (code, out, _) = sokoban(&["apply", "data/microban.xsb", "--level", "1", "--moves", "rrrl", "--json"]);
+    assert_eq!(code, 1);
+    assert_eq!(out.trim(), r#"{"at":2,"error":"impossible"}"#);
+    let (code, out, _) =
+        sokoban(&["apply", "data/microban.xsb", "--level", "1", "--moves", "rrrl", "--json", "--skip-illegal"]);
+    assert_eq!(code, 0);
+    assert!(out.contains(r#""moves":3"#), "{out}");
+    let (code, _, err) = sokoban(&["apply", "data/microban.xsb", "--moves", "u"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--level"), "{err}");
+    let (code, _, err) = sokoban(&["apply", "data/microban.xsb", "--level", "1", "--moves", "Up, Sideways"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("Sideways"), "{err}");
+}
+
+#[test]
+fn apply_prints_the_board_in_the_levels_own_format() {
+    // CS161 p1 as an integer grid: the player walks left.
+    let (code, out, _) = sokoban(&["apply", "data/cs161-hw3-problems.lisp", "--level", "1", "--moves", "l"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("((1 1 1"), "{out}");
+    let (code, out, _) = sokoban(&["apply", "data/snekoban-puzzles/m1_001.json", "--moves", "[]", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v["board"].is_array(), "a JSON grid's board stays JSON: {out}");
+    assert_eq!(v["solved"], false);
+}
+
+#[test]
+fn convert_round_trips_through_every_format() {
+    let dir = std::env::temp_dir().join(format!("sokoban-convert-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    // Grid output marks the exterior as wall, so compare fixpoints: xsb → grid → xsb → grid.
+    let grid_rows = |t: &str| t.lines().filter(|l| l.contains("(1") || l.contains("(0")).map(str::to_string).collect();
+    let (code, g1, _) = sokoban(&["convert", "data/microban.xsb", "--levels", "1-30", "--to", "grid"]);
+    assert_eq!(code, 0);
+    std::fs::write(path("g1.lisp"), &g1).unwrap();
+    let args = ["convert", &path("g1.lisp"), "--to", "xsb", "--rule", "standard", "-o", &path("x2.xsb")];
+    assert_eq!(sokoban(&args).0, 0);
+    let (code, g2, err) = sokoban(&["convert", &path("x2.xsb"), "--to", "grid"]);
+    assert_eq!(code, 0, "{err}");
+    let (a, b): (Vec<String>, Vec<String>) = (grid_rows(&g1), grid_rows(&g2));
+    assert!(a.len() > 30 * 5);
+    assert_eq!(a, b);
+    // The converted levels are the same games: equal optimal push counts.
+    let pushes = |file: &str, level: &str, rule: &[&str]| {
+        let mut args = vec!["solve", file, "--level", level, "--json"];
+        args.extend_from_slice(rule);
+        let (_, out, _) = sokoban(&args);
+        serde_json::from_str::<serde_json::Value>(out.trim()).unwrap()["pushes"].as_u64()
+    };
+    // JSON and warehouse hold one level per file: one file per level with --out-dir.
+    for (to, ext) in [("json", "json"), ("warehouse", "txt")] {
+        let (code, _, err) = sokoban(&["convert", "data/microban.xsb", "--levels", "1-3", "--to", to]);
+        assert_eq!(code, 2, "{to}: several levels need --out-dir");
+        assert!(err.contains("--out-dir"), "{err}");
+        let args = ["convert", "data/microban.xsb", "--levels", "1-3", "--to", to, "--out-dir", &path(to)];
+        assert_eq!(sokoban(&args).0, 0);
+        for n in 1..=3 {
+            let file = dir.join(to).join(format!("microban-{n}.{ext}"));
+            let file = file.to_str().unwrap();
+            let original = pushes("data/microban.xsb", &n.to_string(), &[]);
+            assert!(original.is_some());
+            assert_eq!(pushes(file, "1", &["--rule", "standard"]), original, "{to} level {n}");
+            // And back to XSB, the board rows are the original's.
+            let (_, back, _) = sokoban(&["convert", file, "--to", "xsb", "--rule", "standard"]);
+            let (_, orig, _) = sokoban(&["convert", "data/microban.xsb", "--level", &n.to_string(), "--to", "xsb"]);
+            let board =
+                |t: &str| t.lines().filter(|l| l.contains('#')).map(str::trim_end).collect::<Vec<_>>().join("\n");
+            assert_eq!(board(&back), board(&orig), "{to} level {n}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn taboo_map_marks_corners_and_walled_runs() {
+    let (code, out, _) = sokoban(&["analyze", "data/microban.xsb", "--level", "1", "--taboo"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "####  \n#X #  \n#  ###\n#   X#\n#   X#\n#XX###\n####  \n");
+}
+
+#[test]
+fn solve_spells_moves_and_animates() {
+    let (code, out, _) = sokoban(&["solve", "data/microban.xsb", "--level", "2", "--move-format", "words"]);
+    assert_eq!(code, 0);
+    let words = out.lines().nth(1).unwrap();
+    assert!(words.split(", ").all(|w| ["Up", "Down", "Left", "Right"].contains(&w)), "{words}");
+    let (_, out, _) = sokoban(&["solve", "data/microban.xsb", "--level", "2", "--move-format", "json", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["solution"].as_array().unwrap().len() as u64, v["moves"].as_u64().unwrap());
+    let (code, out, _) = sokoban(&["solve", "data/microban.xsb", "--level", "2", "--animate", "--delay", "0"]);
+    assert_eq!(code, 0);
+    let moves = v["moves"].as_u64().unwrap() as usize;
+    assert_eq!(out.matches("move ").count(), moves + 1, "one frame per move plus the start");
+}
+
+#[test]
+fn format_and_rule_can_be_forced() {
+    // An XSB level in a .txt file that is not a warehouse: read as XSB when told so.
+    let path = temp_file("plain.txt", "; a title line\n#####\n#@$.#\n#####\n");
+    let (code, out, err) = sokoban(&["solve", path.to_str().unwrap(), "--format", "xsb"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("solved"), "{out}");
+    // Two goals, one box: rejected under the standard rule, solvable when boxes need goals.
+    let path = temp_file("extra-goal.xsb", "######\n#@$..#\n######\n");
+    assert_eq!(sokoban(&["solve", path.to_str().unwrap()]).0, 2);
+    let (code, out, _) = sokoban(&["solve", path.to_str().unwrap(), "--rule", "all-boxes"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 pushes"), "{out}");
+}
