@@ -245,10 +245,13 @@ fn closed_rows(level: &Level, position: &Position, format: SourceFormat) -> Resu
     let gap = rows[first..=last].iter().any(String::is_empty);
     if !open && !gap {
         let rows = &rows[first..=last];
-        // Spaces left of a walled board are floor nobody reaches, not the file's indentation.
-        let indent = match level.edges() {
-            Edges::Walled => rows.iter().filter(|r| !r.is_empty()).map(|r| r.len() - r.trim_start().len()).min(),
-            Edges::MustBeClosed => None,
+        // Spaces left of a walled board are floor nobody reaches, not the file's indentation;
+        // the warehouse parser removes common indentation, so its writer does too (a fixpoint).
+        let indent = match (level.edges(), format) {
+            (Edges::Walled, _) | (_, SourceFormat::Warehouse) => {
+                rows.iter().filter(|r| !r.is_empty()).map(|r| r.len() - r.trim_start().len()).min()
+            }
+            (Edges::MustBeClosed, _) => None,
         };
         return Ok(rows.iter().map(|r| r.get(indent.unwrap_or(0)..).unwrap_or("").to_string()).collect());
     }
