@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::solve::{Outcome, SearchArgs, solve_verified};
+use super::solve::{Outcome, SearchArgs, solve_watched};
 use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection};
 
 #[derive(Args, Debug)]
@@ -90,7 +90,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     for &(file, n) in &picked {
         match file.get(n) {
             Ok(level) => {
-                let mut out = solve_verified(n, level, &config);
+                let mut out = solve_watched(n, level, &config, |nodes| {
+                    bar.set_message(format!("{solved} solved, level {n}: {nodes} states expanded"));
+                });
                 let name = file.path.display().to_string();
                 if several {
                     out.file = Some(name.clone());

@@ -1,11 +1,15 @@
 //! `sokoban solve`: solve levels and print solutions, verified before they are printed.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
 use sokoban::moves::MoveFormat;
 use sokoban::rules::Position;
 use sokoban::solver::{Config, Heuristic, Mode, Solution, SolveError, solve};
@@ -87,6 +91,7 @@ impl SearchArgs {
             memory_limit: Some(self.memory_limit.saturating_mul(1 << 20)),
             node_limit: self.node_limit,
             cancel: None,
+            progress: None,
             weights,
         })
     }
@@ -195,6 +200,26 @@ pub fn solve_verified(number: usize, level: &Level, config: &Config) -> Outcome 
     Outcome { file: None, level: number, title: level.title().map(str::to_string), result, verify_error }
 }
 
+/// Like [`solve_verified`], but while the search runs, `show` is called about ten times a second
+/// with the number of states expanded so far (for a spinner or a progress bar message).
+pub fn solve_watched(number: usize, level: &Level, config: &Config, show: impl Fn(u64)) -> Outcome {
+    let counter = Arc::new(AtomicU64::new(0));
+    let config = Config { progress: Some(counter.clone()), ..config.clone() };
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        let search = scope.spawn(move || {
+            let out = solve_verified(number, level, &config);
+            let _ = done.send(());
+            out
+        });
+        // Wakes as soon as the search ends, so quick levels cost no waiting.
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(Duration::from_millis(100)) {
+            show(counter.load(Ordering::Relaxed));
+        }
+        search.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
     let file = LevelFile::load(&a.levels, &a.input)?;
     let config = a.search.config()?;
@@ -208,7 +233,23 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
                 continue;
             }
         };
-        let out = solve_verified(n, level, &config);
+        let out = if std::io::stderr().is_terminal() {
+            // A spinner on standard error while a level takes a while; stdout stays clean.
+            let spinner = ProgressBar::new_spinner();
+            spinner.set_style(
+                ProgressStyle::with_template("{spinner} level {prefix}: {msg} [{elapsed}]")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            spinner.set_prefix(n.to_string());
+            let out = solve_watched(n, level, &config, |nodes| {
+                spinner.set_message(format!("{nodes} states expanded"));
+                spinner.tick();
+            });
+            spinner.finish_and_clear();
+            out
+        } else {
+            solve_verified(n, level, &config)
+        };
         if let Some(e) = &out.verify_error {
             eprintln!("level {n}: internal error: {e}");
         }
@@ -255,7 +296,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
 
 /// Prints the board after every move; on a terminal each frame overwrites the previous one.
 fn animate(level: &Level, moves: &[Move], delay: Option<f64>) -> Result<()> {
-    use std::io::{IsTerminal, Write};
+    use std::io::Write;
     let tty = std::io::stdout().is_terminal();
     let delay = delay.unwrap_or(if tty { 0.15 } else { 0.0 });
     if !(delay >= 0.0 && delay.is_finite()) {

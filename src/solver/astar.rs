@@ -455,6 +455,9 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
             if config.cancel.as_ref().is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
                 return Err(SolveError::Cancelled(search.finish_stats(started)));
             }
+            if let Some(p) = &config.progress {
+                p.store(search.stats.expanded, atomic::Ordering::Relaxed);
+            }
         }
         if config.node_limit.is_some_and(|l| search.stats.expanded > l) {
             return Err(SolveError::NodeLimit(search.finish_stats(started)));

@@ -48,6 +48,9 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
             if config.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
                 return Err(SolveError::Cancelled(stats));
             }
+            if let Some(p) = &config.progress {
+                p.store(stats.expanded, std::sync::atomic::Ordering::Relaxed);
+            }
         }
         if config.node_limit.is_some_and(|l| stats.expanded > l) {
             return Err(SolveError::NodeLimit(stats));

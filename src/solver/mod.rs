@@ -34,7 +34,7 @@ pub mod expand;
 pub mod hungarian;
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 
 use crate::analysis::Analysis;
@@ -76,6 +76,9 @@ pub struct Config {
     pub node_limit: Option<u64>,
     /// Set to true from another thread to stop the search.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// If given, the search stores its expanded-state count here every few hundred expansions,
+    /// so another thread can show progress.
+    pub progress: Option<Arc<AtomicU64>>,
     /// Box weights for [`Mode::Cost`] in reading order of the boxes; `None` uses the level's.
     pub weights: Option<Vec<u32>>,
 }
