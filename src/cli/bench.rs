@@ -197,8 +197,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         if let Some(r) = rss {
             println!("| process peak RSS | {:.1} MiB |", mb(r));
         }
-        let unsolved: Vec<String> =
-            outcomes.iter().filter(|o| o.status() != "solved").map(|o| o.level.to_string()).collect();
+        let unsolved: Vec<String> = outcomes.iter().filter(|o| o.status() != "solved").map(Outcome::label).collect();
         if !unsolved.is_empty() {
             println!("| not solved | {} |", unsolved.join(" "));
         }

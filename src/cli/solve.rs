@@ -156,6 +156,17 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The level number, or the file name (and number, if not 1) when a run covers several files.
+    pub fn label(&self) -> String {
+        match (&self.file, self.level) {
+            (None, n) => n.to_string(),
+            (Some(f), n) => {
+                let name = std::path::Path::new(f).file_name().map_or(f.clone(), |s| s.to_string_lossy().into_owned());
+                if n == 1 { name } else { format!("{name}#{n}") }
+            }
+        }
+    }
+
     pub fn status(&self) -> &'static str {
         match (&self.result, &self.verify_error) {
             (_, Some(_)) => "invalid",
