@@ -195,3 +195,47 @@ fn limits_are_reported_not_fatal() {
     assert!(matches!(solve(&level, &config), Err(SolveError::Timeout(_))));
     assert!(t.elapsed().as_secs_f64() < 0.33, "{:?}", t.elapsed());
 }
+
+/// PI-corral pruning against the same search without it, on busier levels (more boxes, so
+/// corrals are common): equal push counts, equal verdicts, and the rule must actually fire.
+#[test]
+fn corral_pruning_keeps_push_optimality() {
+    let (mut compared, mut cuts) = (0, 0);
+    let mut seed: u64 = 40_000;
+    while compared < 300 {
+        seed += 1;
+        let size = 5 + (seed % 3) as usize;
+        let boxes = 4 + (seed % 3) as usize;
+        let text = if seed.is_multiple_of(4) {
+            common::random_level(seed, size, size, boxes, 22)
+        } else {
+            common::pulled_level(seed, size, size, boxes, 22, 1000)
+        };
+        let Some(Ok(mut v)) = text.map(|t: String| parse_levels(&t)) else { continue };
+        let level = v.remove(0);
+        // Without a lower bound the search is broad, so it meets many more corrals.
+        let config = Config { node_limit: Some(100_000), heuristic: Heuristic::Zero, ..Config::default() };
+        let with = solve(&level, &config);
+        let without = solve(&level, &Config { corral_pruning: false, ..config });
+        let show = || sokoban::format::xsb::write(&level);
+        match (&with, &without) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.pushes, b.pushes, "{}", show());
+                assert!(verify(&level, &a.lurd).is_valid_solution());
+                cuts += a.stats.corral_cuts;
+            }
+            (Err(SolveError::Unsolvable(st)), Err(SolveError::Unsolvable(_))) => cuts += st.corral_cuts,
+            // A limit on either side says nothing; pruning may only make the search smaller.
+            (_, Err(SolveError::NodeLimit(_))) => continue,
+            (a, b) => panic!(
+                "with {:?}, without {:?}\n{}",
+                a.as_ref().map(|s| s.pushes),
+                b.as_ref().map(|s| s.pushes),
+                show()
+            ),
+        }
+        compared += 1;
+    }
+    eprintln!("{compared} compared, {cuts} corral cuts");
+    assert!(cuts > 1000, "only {cuts} corral cuts");
+}

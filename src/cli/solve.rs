@@ -60,6 +60,10 @@ pub struct SearchArgs {
     /// Box weights for --mode cost, in reading order of the boxes ("3 1 4").
     #[arg(long)]
     pub weights: Option<String>,
+    /// Turn off PI-corral pruning in the pushes mode (to measure its effect; results stay
+    /// optimal either way).
+    #[arg(long)]
+    pub no_corral_pruning: bool,
 }
 
 impl SearchArgs {
@@ -93,6 +97,7 @@ impl SearchArgs {
             cancel: None,
             progress: None,
             weights,
+            corral_pruning: !self.no_corral_pruning,
         })
     }
 }

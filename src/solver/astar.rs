@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use hashbrown::HashTable;
 
+use super::corral::Corrals;
 use super::expand::{Push, pushes_to_moves};
 use super::hungarian::{FORBIDDEN, Hungarian};
 use super::{Config, Heuristic, Mode, Optimality, Solution, SolveError, Stats, cost_of, deadlock};
@@ -69,6 +70,9 @@ struct Scratch {
     child_queue: Vec<u16>,
     path: Vec<u16>,
     hungarian: Hungarian,
+    corrals: Corrals,
+    /// The barrier boxes of the PI-corral found for the state being expanded.
+    only: Vec<u16>,
 }
 
 impl Scratch {
@@ -154,6 +158,10 @@ struct Setup {
     /// Weight of each class.
     class_weight: Vec<u32>,
     cover_goals: bool,
+    /// Restrict expansions to PI-corral barriers (pushes mode with deadlock pruning).
+    corrals: bool,
+    /// Every goal must end covered, so a corral holding a goal must be entered.
+    fill_goals: bool,
 }
 
 impl Setup {
@@ -386,6 +394,8 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
         stride: words * class_weight.len(),
         class_weight,
         cover_goals: rule == SolvedRule::AllGoalsCovered,
+        corrals: config.corral_pruning && config.mode == Mode::Pushes && prune,
+        fill_goals: n_boxes == n_goals,
     };
     let n = a.squares();
     let mut scratch = Scratch {
@@ -399,6 +409,8 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
         child_queue: Vec::with_capacity(n),
         path: Vec::new(),
         hungarian: Hungarian::default(),
+        corrals: Corrals::new(n),
+        only: Vec::new(),
     };
     let mut search = Search {
         a,
@@ -492,8 +504,24 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
         let distances = search.s.mode != Mode::Pushes;
         scratch.reach(a, node.player as usize, distances);
         let mut bounds = ChildBounds { incremental: search.s.incremental(a, boxes.len()), saved: false };
+        scratch.only.clear();
+        let restricted = search.s.corrals && {
+            let Scratch { corrals, occupied, stamp, generation, only, .. } = &mut scratch;
+            let reached = |i: usize| stamp[i] == *generation;
+            match corrals.pi_corral(a, occupied, reached, search.s.fill_goals) {
+                Some(barrier) => {
+                    only.extend_from_slice(barrier);
+                    true
+                }
+                None => false,
+            }
+        };
+        search.stats.corral_cuts += u64::from(restricted);
 
         for (bi, &(b, class)) in boxes.iter().enumerate() {
+            if restricted && !scratch.only.contains(&b) {
+                continue;
+            }
             let b = b as usize;
             for d in Dir::ALL {
                 let t = a.neighbor(b, d);

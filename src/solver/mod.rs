@@ -29,6 +29,7 @@
 
 pub mod astar;
 pub mod bfs;
+pub mod corral;
 pub mod deadlock;
 pub mod expand;
 pub mod hungarian;
@@ -64,7 +65,7 @@ pub enum Heuristic {
 }
 
 /// Limits and options of one solve.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Config {
     pub mode: Mode,
     pub heuristic: Heuristic,
@@ -81,6 +82,25 @@ pub struct Config {
     pub progress: Option<Arc<AtomicU64>>,
     /// Box weights for [`Mode::Cost`] in reading order of the boxes; `None` uses the level's.
     pub weights: Option<Vec<u32>>,
+    /// Prune with PI-corrals in the pushes mode (see [`corral`]); on by default. It keeps
+    /// push-optimality; turning it off is for measuring its effect.
+    pub corral_pruning: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            mode: Mode::default(),
+            heuristic: Heuristic::default(),
+            time_limit: None,
+            memory_limit: None,
+            node_limit: None,
+            cancel: None,
+            progress: None,
+            weights: None,
+            corral_pruning: true,
+        }
+    }
 }
 
 /// Counters of one search.
@@ -93,6 +113,8 @@ pub struct Stats {
     pub pruned_freeze: u64,
     pub pruned_2x2: u64,
     pub pruned_no_matching: u64,
+    /// Expansions restricted to the pushes of a PI-corral's barrier boxes.
+    pub corral_cuts: u64,
     pub stored_states: u64,
     /// Bytes of search memory per stored state (keys, nodes, closed table, open list).
     pub bytes_per_state: f64,

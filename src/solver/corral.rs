@@ -1,0 +1,140 @@
+//! PI-corral pruning for the push-optimal search.
+//!
+//! A **corral** is a connected area of empty squares the player cannot reach; its **barrier** is
+//! the set of boxes next to it. A corral is a *PI-corral* when every push of a barrier box that
+//! could ever happen before some barrier box moves goes into the corral (I), and the player can
+//! reach, right now, the square behind every such push (P). If, in addition, some barrier box is
+//! off its goal or the corral holds a goal, every solution must push a barrier box sometime, and
+//! only pushes of barrier boxes need to be generated.
+//!
+//! Why this keeps push-optimality: take an optimal solution and its first push `X` of a barrier
+//! box. The pushes before `X` move other boxes only, and none of them can touch the corral (its
+//! border is walls and unmoved barrier boxes). By (I), `X` goes into the corral, so its target is
+//! empty now; by (P) its player square is reachable now, so `X` is legal now. Doing `X` first and
+//! then the earlier pushes is legal too (they never used the corral, and `X` only freed a square
+//! outside it) and ends in the same position after the same number of pushes.
+//!
+//! A push counts as impossible until a barrier box moves when its target is a wall, a barrier box
+//! or a dead square, or its player square is a wall, a barrier box or inside the corral. Any
+//! other push out of the corral, or into it from a square the player cannot reach now, disqualifies
+//! the corral (the rule errs on the side of not pruning).
+//!
+//! The reordering argument counts pushes only, so the rule is used in the pushes mode alone.
+
+use crate::analysis::{Analysis, NONE};
+use crate::level::Dir;
+
+/// Reusable scratch for finding PI-corrals, sized to the level's squares.
+#[derive(Debug, Clone)]
+pub struct Corrals {
+    /// Corral id per square (ids grow across calls, so nothing is cleared between states).
+    mark: Vec<u32>,
+    /// Id of the corral a box was last collected into as a barrier box.
+    barrier_of: Vec<u32>,
+    next: u32,
+    queue: Vec<u16>,
+    barrier: Vec<u16>,
+    best: Vec<u16>,
+}
+
+impl Corrals {
+    pub fn new(squares: usize) -> Corrals {
+        Corrals {
+            mark: vec![0; squares],
+            barrier_of: vec![0; squares],
+            next: 0,
+            queue: Vec::new(),
+            barrier: Vec::new(),
+            best: Vec::new(),
+        }
+    }
+
+    /// The barrier boxes (solver indices) of the PI-corral with the fewest barrier boxes, if the
+    /// position has one. `occupied[i] != 0` marks a box, `reached(i)` the player's region.
+    /// `fill_goals` says every goal must end covered (as many boxes as goals), so a corral
+    /// holding a goal must be entered.
+    pub fn pi_corral(
+        &mut self,
+        a: &Analysis,
+        occupied: &[u8],
+        reached: impl Fn(usize) -> bool,
+        fill_goals: bool,
+    ) -> Option<&[u16]> {
+        let n = a.squares();
+        if self.next > u32::MAX - n as u32 - 2 {
+            self.mark.fill(0);
+            self.barrier_of.fill(0);
+            self.next = 0;
+        }
+        let first_id = self.next + 1;
+        self.best.clear();
+        let mut found = false;
+        for start in 0..n {
+            if occupied[start] != 0 || reached(start) || self.mark[start] >= first_id {
+                continue;
+            }
+            self.next += 1;
+            let id = self.next;
+            // Flood the corral and collect its barrier.
+            self.queue.clear();
+            self.barrier.clear();
+            self.queue.push(start as u16);
+            self.mark[start] = id;
+            let mut has_goal = false;
+            let mut head = 0;
+            while head < self.queue.len() {
+                let s = self.queue[head] as usize;
+                head += 1;
+                has_goal |= s < a.goals();
+                for d in Dir::ALL {
+                    let t = a.neighbor(s, d);
+                    if t == NONE {
+                        continue;
+                    }
+                    let t = t as usize;
+                    if occupied[t] != 0 {
+                        if self.barrier_of[t] != id {
+                            self.barrier_of[t] = id;
+                            self.barrier.push(t as u16);
+                        }
+                    } else if self.mark[t] != id {
+                        self.mark[t] = id;
+                        self.queue.push(t as u16);
+                    }
+                }
+            }
+            let must_enter = self.barrier.iter().any(|&b| b as usize >= a.goals()) || (has_goal && fill_goals);
+            if !must_enter || (found && self.barrier.len() >= self.best.len()) {
+                continue;
+            }
+            if self.is_pi(a, occupied, &reached, id) {
+                found = true;
+                self.best.clone_from(&self.barrier);
+            }
+        }
+        found.then_some(&self.best[..])
+    }
+
+    /// Whether corral `id` (with its barrier in `self.barrier`) meets the P and I conditions.
+    fn is_pi(&self, a: &Analysis, occupied: &[u8], reached: &impl Fn(usize) -> bool, id: u32) -> bool {
+        let barrier_box = |i: usize| occupied[i] != 0 && self.barrier_of[i] == id;
+        let inside = |i: usize| occupied[i] == 0 && self.mark[i] == id;
+        for &b in &self.barrier {
+            for d in Dir::ALL {
+                let (t, q) = (a.neighbor(b as usize, d), a.neighbor(b as usize, d.opposite()));
+                if t == NONE || q == NONE {
+                    continue;
+                }
+                let (t, q) = (t as usize, q as usize);
+                let never = barrier_box(t) || barrier_box(q) || inside(q) || t >= a.live();
+                if never {
+                    continue;
+                }
+                if !(inside(t) && reached(q)) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
