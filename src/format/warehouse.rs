@@ -22,23 +22,10 @@
 //! The module owns reading, the format sniffing [`looks_like`], and writing: the header line
 //! holds the weights when any is nonzero, else the quoted title, else nothing.
 
+use super::xsb::cell_of;
 use crate::error::{ParseError, ParseErrorKind};
-use crate::level::{BuildOptions, Level, Meta, RawBoard, RawCell, Tile};
+use crate::level::{BuildOptions, Level, Meta, RawBoard, Tile};
 use crate::rules::Position;
-
-fn cell_of(ch: char) -> Option<RawCell> {
-    let (wall, goal, box_, player) = match ch {
-        '#' => (true, false, false, false),
-        ' ' | '-' | '_' => (false, false, false, false),
-        '.' => (false, true, false, false),
-        '$' => (false, false, true, false),
-        '*' => (false, true, true, false),
-        '@' => (false, false, false, true),
-        '!' | '+' => (false, true, false, true),
-        _ => return None,
-    };
-    Some(RawCell { wall, goal, box_, player })
-}
 
 /// A line is a board row when it starts (after blanks) with `#`, or is made only of board
 /// characters with a `#` among them.

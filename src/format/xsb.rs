@@ -17,7 +17,8 @@ use crate::level::{BuildOptions, Level, Meta, RawBoard, RawCell, Tile};
 
 const BOARD_CHARS: &str = "#$.@*+ -_!";
 
-fn cell_of(ch: char) -> Option<RawCell> {
+/// The cell an XSB board character stands for (shared with the warehouse format).
+pub(crate) fn cell_of(ch: char) -> Option<RawCell> {
     let (wall, goal, box_, player) = match ch {
         '#' => (true, false, false, false),
         ' ' | '-' | '_' => (false, false, false, false),
