@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Level-by-level comparison of a `sokoban bench --solutions` file with anchor results.
 
-Usage: benches/compare.py OURS.jsonl COLLECTION ANCHOR_DIR [SOLVER ...]
+Usage: benches/compare.py [--tsv] OURS.jsonl COLLECTION ANCHOR_DIR [SOLVER ...]
 
 OURS.jsonl is what `sokoban bench … --solutions FILE` (or `sokoban solve --json`) wrote.
 ANCHOR_DIR holds `<solver>__<collection>.tsv` files (columns solver, collection, level, solved,
 seconds, pushes, moves, …), e.g. ../shared/anchor-results. Prints a Markdown table per solver
-and the levels where the two differ. Only reads files; standard library only.
+and the levels where the two differ, or with --tsv one row per level with every solver's
+pushes and seconds (empty where unsolved). Only reads files; standard library only.
 """
 
 import csv
@@ -34,16 +35,42 @@ def load_anchor(path):
     return rows
 
 
+def per_level(ours, anchors):
+    names = list(anchors)
+    print("\t".join(["level", "ours_pushes", "ours_seconds"]
+                    + [f"{n}_{c}" for n in names for c in ("pushes", "seconds")]))
+    for level in sorted(set(ours) | {l for a in anchors.values() for l in a}):
+        row = [str(level)]
+        o = ours.get(level, {})
+        solved = o.get("status") == "solved"
+        row += [str(o["pushes"]), f"{o['seconds']:.3f}"] if solved else ["", ""]
+        for n in names:
+            a = anchors[n].get(level, {})
+            row += [a["pushes"], a["seconds"]] if a.get("solved") == "1" else ["", ""]
+        print("\t".join(row))
+
+
 def main():
-    if len(sys.argv) < 4:
+    args = sys.argv[1:]
+    tsv = "--tsv" in args
+    args = [a for a in args if a != "--tsv"]
+    if len(args) < 3:
         sys.exit(__doc__)
-    ours = load_ours(sys.argv[1])
-    collection, anchor_dir = sys.argv[2], sys.argv[3]
-    solvers = sys.argv[4:] or sorted(
+    ours = load_ours(args[0])
+    collection, anchor_dir = args[1], args[2]
+    solvers = args[3:] or sorted(
         name.split("__")[0]
         for name in os.listdir(anchor_dir)
         if name.endswith(f"__{collection}.tsv")
     )
+    if tsv:
+        anchors = {}
+        for solver in solvers:
+            path = os.path.join(anchor_dir, f"{solver}__{collection}.tsv")
+            if os.path.exists(path):
+                anchors[solver] = load_anchor(path)
+        per_level(ours, anchors)
+        return
     print("| solver | both solved | only we | only they | we fewer pushes | equal pushes | they fewer pushes "
           "| our s (both) | their s (both) |")
     print("|---|---|---|---|---|---|---|---|---|")
