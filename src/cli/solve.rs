@@ -153,6 +153,8 @@ impl MoveFormatArg {
 pub struct Outcome {
     /// The level file, when a run covers several.
     pub file: Option<String>,
+    /// The run minimised cost (so the `cost` field is reported).
+    pub cost_mode: bool,
     pub level: usize,
     pub title: Option<String>,
     pub result: Result<Solution, SolveError>,
@@ -199,6 +201,13 @@ impl Outcome {
         if let Some(file) = &self.file {
             json["file"] = serde_json::Value::String(file.clone());
         }
+        // `cost` means something only when weights were counted; otherwise the fields are the
+        // documented set exactly.
+        if !self.cost_mode
+            && let Some(map) = json.as_object_mut()
+        {
+            map.remove("cost");
+        }
         json
     }
 }
@@ -213,7 +222,14 @@ pub fn solve_verified(number: usize, level: &Level, config: &Config) -> Outcome 
         }
         Err(_) => None,
     };
-    Outcome { file: None, level: number, title: level.title().map(str::to_string), result, verify_error }
+    Outcome {
+        file: None,
+        cost_mode: config.mode == Mode::Cost,
+        level: number,
+        title: level.title().map(str::to_string),
+        result,
+        verify_error,
+    }
 }
 
 /// Like [`solve_verified`], but while the search runs, `show` is called about ten times a second
