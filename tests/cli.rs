@@ -224,3 +224,24 @@ fn format_and_rule_can_be_forced() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("1 pushes"), "{out}");
 }
+
+#[test]
+fn solve_json_has_exactly_the_documented_fields() {
+    let (code, out, _) = sokoban(&["solve", "data/microban.xsb", "--levels", "1-2", "--json"]);
+    assert_eq!(code, 0);
+    for line in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["level", "lurd", "moves", "nodes", "optimal", "pushes", "seconds", "status", "title"]);
+        assert_eq!(v["status"], "solved");
+        assert_eq!(v["optimal"], "pushes");
+    }
+    let (_, out, _) = sokoban(&["solve", "data/microban.xsb", "--level", "1", "--json", "--mode", "cost"]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((v["optimal"].as_str(), v["cost"].as_u64()), (Some("cost"), v["moves"].as_u64()));
+    let (code, out, _) = sokoban(&["solve", "data/microban.xsb", "--level", "93", "--json", "--time-limit", "0.2"]);
+    assert_eq!(code, 1, "a timeout is a negative result");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((v["status"].as_str(), v["lurd"].is_null()), (Some("timeout"), true));
+}
