@@ -245,3 +245,33 @@ fn solve_json_has_exactly_the_documented_fields() {
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!((v["status"].as_str(), v["lurd"].is_null()), (Some("timeout"), true));
 }
+
+#[test]
+fn jobs_run_levels_at_once_and_report_them_in_level_order() {
+    // Level results without the timing fields, which differ from run to run.
+    let lines = |out: &str| -> Vec<serde_json::Value> {
+        out.lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut().unwrap().remove("seconds");
+                v
+            })
+            .collect()
+    };
+    let args = ["solve", "data/microban.xsb", "--levels", "1-12", "--json"];
+    let (code1, one, _) = sokoban(&args);
+    let (code2, two, _) = sokoban(&[&args[..], &["--jobs", "3"]].concat());
+    assert_eq!((code1, code2), (0, 0));
+    let (one, two) = (lines(&one), lines(&two));
+    assert_eq!(one.len(), 12);
+    assert_eq!(one, two, "--jobs changes neither the order nor the results");
+
+    let (code, out, _) =
+        sokoban(&["bench", "data/microban.xsb", "--levels", "1-12", "--time-limit", "5", "--jobs", "0", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let summary: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(summary["solved"], 12);
+    let levels: Vec<u64> =
+        summary["results"].as_array().unwrap().iter().map(|r| r["level"].as_u64().unwrap()).collect();
+    assert_eq!(levels, (1..=12).collect::<Vec<u64>>());
+}

@@ -8,8 +8,10 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::solve::{Outcome, SearchArgs, solve_watched};
-use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::solve::{Outcome, SearchArgs, solve_verified, solve_watched};
+use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection, pool};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -86,47 +88,58 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     );
     let mut outcomes: Vec<Outcome> = Vec::new();
     let mut code = EXIT_OK;
-    let mut solved = 0;
-    for &(file, n) in &picked {
-        match file.get(n) {
-            Ok(level) => {
-                let mut out = solve_watched(n, level, &config, |nodes| {
-                    bar.set_message(format!("{solved} solved, level {n}: {nodes} states expanded"));
-                });
-                let name = file.path.display().to_string();
-                if several {
-                    out.file = Some(name.clone());
-                }
-                if let Some(e) = &out.verify_error {
-                    bar.suspend(|| eprintln!("level {n}: internal error: {e}"));
-                }
-                solved += usize::from(out.status() == "solved");
-                if a.verbose && !a.json {
-                    bar.suspend(|| {
-                        let st = match &out.result {
-                            Ok(s) => &s.stats,
-                            Err(e) => e.stats(),
-                        };
-                        let pushes = out.result.as_ref().map(|s| s.pushes.to_string()).unwrap_or("-".into());
-                        let prefix = if several { format!("{name}  ") } else { String::new() };
-                        println!(
-                            "{prefix}level {n:>4}  {:<12} pushes {pushes:>5}  nodes {:>10}  {:>8.3} s",
-                            out.status(),
-                            st.expanded,
-                            st.seconds
-                        )
-                    });
-                }
-                outcomes.push(out);
-            }
-            Err(msg) => {
-                bar.suspend(|| eprintln!("{msg}"));
-                code = EXIT_BAD_INPUT;
-            }
+    let solved = AtomicUsize::new(0);
+    let jobs = pool::worker_count(a.search.jobs);
+    let work = |i: usize| -> Result<Outcome, String> {
+        let (file, n) = picked[i];
+        let level = file.get(n)?;
+        let mut out = if jobs == 1 {
+            solve_watched(n, level, &config, |nodes| {
+                let solved = solved.load(Ordering::Relaxed);
+                bar.set_message(format!("{solved} solved, level {n}: {nodes} states expanded"));
+            })
+        } else {
+            solve_verified(n, level, &config)
+        };
+        if several {
+            out.file = Some(file.path.display().to_string());
         }
-        bar.set_message(format!("{solved} solved"));
+        // Counted here, as each level ends, so the bar moves even while an earlier level runs.
+        let now = solved.fetch_add(usize::from(out.status() == "solved"), Ordering::Relaxed)
+            + usize::from(out.status() == "solved");
+        bar.set_message(format!("{now} solved"));
         bar.inc(1);
-    }
+        Ok(out)
+    };
+    pool::in_order(picked.len(), jobs, work, |i, result| match result {
+        Ok(out) => {
+            let n = picked[i].1;
+            if let Some(e) = &out.verify_error {
+                bar.suspend(|| eprintln!("level {n}: internal error: {e}"));
+            }
+            if a.verbose && !a.json {
+                bar.suspend(|| {
+                    let st = match &out.result {
+                        Ok(s) => &s.stats,
+                        Err(e) => e.stats(),
+                    };
+                    let pushes = out.result.as_ref().map(|s| s.pushes.to_string()).unwrap_or("-".into());
+                    let prefix = out.file.as_ref().map(|f| format!("{f}  ")).unwrap_or_default();
+                    println!(
+                        "{prefix}level {n:>4}  {:<12} pushes {pushes:>5}  nodes {:>10}  {:>8.3} s",
+                        out.status(),
+                        st.expanded,
+                        st.seconds
+                    )
+                });
+            }
+            outcomes.push(out);
+        }
+        Err(msg) => {
+            bar.suspend(|| eprintln!("{msg}"));
+            code = EXIT_BAD_INPUT;
+        }
+    });
     bar.finish_and_clear();
     if let Some(path) = &a.solutions {
         let mut text = String::new();
@@ -167,7 +180,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             "levels": outcomes.len(), "solved": solved.len(), "optimal": optimal,
             "unsolvable": count("unsolvable"), "timeout": count("timeout"),
             "memory_limit": count("memory-limit"), "invalid": invalid,
-            "time_limit_seconds": a.search.time_limit,
+            "time_limit_seconds": a.search.time_limit, "jobs": jobs,
             "solved_seconds_total": total_time, "solved_seconds_median": median,
             "nodes_per_second": nodes_per_second, "peak_stored_states": peak_states,
             "peak_search_bytes": peak_bytes, "bytes_per_state": bytes_per_state,
@@ -188,6 +201,9 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         );
         println!("| invalid solutions (verifier) | {invalid} |");
         println!("| time limit per level | {} s |", a.search.time_limit);
+        if jobs > 1 {
+            println!("| levels at once (--jobs) | {jobs} |");
+        }
         println!("| total time of solved | {total_time:.2} s |");
         println!("| median time of solved | {median:.3} s |");
         println!("| nodes per second | {nodes_per_second:.0} |");

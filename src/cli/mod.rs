@@ -5,6 +5,7 @@ mod analyze;
 mod apply;
 mod bench;
 mod convert;
+mod pool;
 mod show;
 mod solve;
 mod verify;

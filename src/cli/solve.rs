@@ -15,7 +15,7 @@ use sokoban::rules::Position;
 use sokoban::solver::{Config, Heuristic, Mode, Solution, SolveError, solve};
 use sokoban::{Level, Move};
 
-use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection};
+use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, pool};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ModeArg {
@@ -64,6 +64,11 @@ pub struct SearchArgs {
     /// optimal either way).
     #[arg(long)]
     pub no_corral_pruning: bool,
+    /// Levels solved at once, each on its own thread with its own time and memory limit (so
+    /// memory can reach N times --memory-limit); 0 means one per core. Results are still
+    /// reported in level order.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
 }
 
 impl SearchArgs {
@@ -256,74 +261,111 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     let file = LevelFile::load(&a.levels, &a.input)?;
     let config = a.search.config()?;
     let mut code = EXIT_OK;
-    for n in a.select.pick(file.levels.len())? {
-        let level = match file.get(n) {
-            Ok(level) => level,
-            Err(msg) => {
-                eprintln!("{msg}");
-                code = EXIT_BAD_INPUT;
-                continue;
-            }
-        };
-        let out = if std::io::stderr().is_terminal() {
-            // A spinner on standard error while a level takes a while; stdout stays clean.
-            let spinner = ProgressBar::new_spinner();
-            spinner.set_style(
-                ProgressStyle::with_template("{spinner} level {prefix}: {msg} [{elapsed}]")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
-            spinner.set_prefix(n.to_string());
-            let out = solve_watched(n, level, &config, |nodes| {
+    let picked = a.select.pick(file.levels.len())?;
+    let jobs = pool::worker_count(a.search.jobs);
+    let tty = std::io::stderr().is_terminal();
+    // A spinner on standard error while levels run; stdout stays clean.
+    let spinner = if tty { ProgressBar::new_spinner() } else { ProgressBar::hidden() };
+    spinner.set_style(
+        ProgressStyle::with_template("{spinner} {prefix}: {msg} [{elapsed}]")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    if jobs > 1 {
+        spinner.set_prefix(format!("{jobs} at once"));
+        spinner.set_message(format!("0 of {} levels done", picked.len()));
+        spinner.enable_steady_tick(Duration::from_millis(100));
+    }
+    let finished = AtomicU64::new(0);
+    let work = |i: usize| -> Result<Outcome, String> {
+        let n = picked[i];
+        let level = file.get(n)?;
+        let out = if jobs == 1 && tty {
+            spinner.set_prefix(format!("level {n}"));
+            spinner.reset_elapsed();
+            solve_watched(n, level, &config, |nodes| {
                 spinner.set_message(format!("{nodes} states expanded"));
                 spinner.tick();
-            });
-            spinner.finish_and_clear();
-            out
+            })
         } else {
             solve_verified(n, level, &config)
         };
-        if let Some(e) = &out.verify_error {
-            eprintln!("level {n}: internal error: {e}");
+        let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+        if jobs > 1 {
+            spinner.set_message(format!("{done} of {} levels done", picked.len()));
         }
-        if !matches!(out.status(), "solved" | "unsolvable") && code == EXIT_OK {
-            code = EXIT_NEGATIVE;
+        Ok(out)
+    };
+    let mut report = |i: usize, result: Result<Outcome, String>| -> Result<()> {
+        let n = picked[i];
+        let out = match result {
+            Ok(out) => out,
+            Err(msg) => {
+                spinner.suspend(|| eprintln!("{msg}"));
+                code = EXIT_BAD_INPUT;
+                return Ok(());
+            }
+        };
+        let level = file.get(n).expect("solved levels parsed");
+        spinner.suspend(|| print_outcome(&a, &config, level, n, out, &mut code))
+    };
+    let mut failure = None;
+    pool::in_order(picked.len(), jobs, work, |i, result| {
+        if failure.is_none()
+            && let Err(e) = report(i, result)
+        {
+            failure = Some(e);
         }
-        let format = a.move_format.format();
-        if a.json {
-            let mut json = out.json();
-            if let (Ok(s), false) = (&out.result, format == MoveFormat::Lurd) {
-                let text = sokoban::moves::write(&s.moves, format);
-                // A JSON spelling is embedded as an array, words as a string.
-                json["solution"] = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
-            }
-            println!("{json}");
-            continue;
+    });
+    spinner.finish_and_clear();
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(ExitCode::from(code)),
+    }
+}
+
+/// Prints one level's outcome (and its animation), updating the exit code.
+fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: Outcome, code: &mut u8) -> Result<()> {
+    if let Some(e) = &out.verify_error {
+        eprintln!("level {n}: internal error: {e}");
+    }
+    if !matches!(out.status(), "solved" | "unsolvable") && *code == EXIT_OK {
+        *code = EXIT_NEGATIVE;
+    }
+    let format = a.move_format.format();
+    if a.json {
+        let mut json = out.json();
+        if let (Ok(s), false) = (&out.result, format == MoveFormat::Lurd) {
+            let text = sokoban::moves::write(&s.moves, format);
+            // A JSON spelling is embedded as an array, words as a string.
+            json["solution"] = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
         }
-        let title = out.title.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
-        match &out.result {
-            Ok(s) => {
-                let optimal = s.optimal.map(|o| format!(", optimal in {}", o.name())).unwrap_or_default();
-                let cost = if config.mode == Mode::Cost { format!(", cost {}", s.cost) } else { String::new() };
-                println!(
-                    "level {n}{title}: {}, {} moves, {} pushes{cost}{optimal}, {} nodes, {:.3} s",
-                    out.status(),
-                    s.moves.len(),
-                    s.pushes,
-                    s.stats.expanded,
-                    s.stats.seconds
-                );
-                println!("{}", sokoban::moves::write(&s.moves, format));
-                if a.animate && out.verify_error.is_none() {
-                    animate(level, &s.moves, a.delay)?;
-                }
+        println!("{json}");
+        return Ok(());
+    }
+    let title = out.title.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
+    match &out.result {
+        Ok(s) => {
+            let optimal = s.optimal.map(|o| format!(", optimal in {}", o.name())).unwrap_or_default();
+            let cost = if config.mode == Mode::Cost { format!(", cost {}", s.cost) } else { String::new() };
+            println!(
+                "level {n}{title}: {}, {} moves, {} pushes{cost}{optimal}, {} nodes, {:.3} s",
+                out.status(),
+                s.moves.len(),
+                s.pushes,
+                s.stats.expanded,
+                s.stats.seconds
+            );
+            println!("{}", sokoban::moves::write(&s.moves, format));
+            if a.animate && out.verify_error.is_none() {
+                animate(level, &s.moves, a.delay)?;
             }
-            Err(e) => {
-                let st = e.stats();
-                println!("level {n}{title}: {}, {} nodes, {:.3} s", out.status(), st.expanded, st.seconds);
-            }
+        }
+        Err(e) => {
+            let st = e.stats();
+            println!("level {n}{title}: {}, {} nodes, {:.3} s", out.status(), st.expanded, st.seconds);
         }
     }
-    Ok(ExitCode::from(code))
+    Ok(())
 }
 
 /// Prints the board after every move; on a terminal each frame overwrites the previous one.
