@@ -1,7 +1,8 @@
 //! The `sokoban` command-line program: a thin layer over the library.
 //!
 //! Exit codes: 0 when everything asked for succeeded; 1 when the input was fine but a result was
-//! negative (an invalid solution, a level not solved in time); 2 for bad input or usage.
+//! negative (an invalid solution, a level not solved in time); 2 for bad input or usage; 130
+//! when Ctrl-C interrupted `solve` or `bench` (after they report what they finished).
 
 mod cli;
 

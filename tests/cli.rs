@@ -275,3 +275,30 @@ fn jobs_run_levels_at_once_and_report_them_in_level_order() {
         summary["results"].as_array().unwrap().iter().map(|r| r["level"].as_u64().unwrap()).collect();
     assert_eq!(levels, (1..=12).collect::<Vec<u64>>());
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_bench_keeping_what_it_finished() {
+    let solutions = temp_file("interrupted.jsonl", "");
+    let child = Command::new(env!("CARGO_BIN_EXE_sokoban"))
+        .args(["bench", "data/xsokoban90.xsb", "--levels", "1-4", "--time-limit", "60", "--json", "--solutions"])
+        .arg(&solutions)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sokoban");
+    // Level 1 takes a fraction of a second; level 2 runs far longer than the wait.
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    // SAFETY: sends SIGINT to the child started above.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "an interrupted run says so in its exit status");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the summary is still printed");
+    assert_eq!(summary["levels"], 4);
+    assert_eq!(summary["solved"], 1, "{summary}");
+    assert_eq!(summary["cancelled"], 3, "the running level is cancelled, the rest never start");
+    let kept = std::fs::read_to_string(&solutions).unwrap();
+    assert_eq!(kept.lines().count(), 1, "the finished level's solution is kept: {kept}");
+    let (code, report, _) = sokoban(&["verify", "data/xsokoban90.xsb", solutions.to_str().unwrap()]);
+    assert_eq!(code, 0, "{report}");
+}

@@ -1,6 +1,6 @@
 //! `sokoban bench`: solve a level set under a per-level time limit and report a table (or JSON).
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -111,8 +111,28 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         bar.inc(1);
         Ok(out)
     };
+    // Solutions are written as levels finish (in level order), so an interrupted run keeps them.
+    let mut solutions = match &a.solutions {
+        Some(path) => Some((
+            std::io::BufWriter::new(
+                std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
+            ),
+            path,
+        )),
+        None => None,
+    };
+    let mut write_error = None;
     pool::in_order(picked.len(), jobs, work, |i, result| match result {
         Ok(out) => {
+            if let Some((file, path)) = &mut solutions
+                && write_error.is_none()
+                && out.status() != "cancelled"
+            {
+                let line = out.json().to_string();
+                if let Err(e) = writeln!(file, "{line}").and_then(|()| file.flush()) {
+                    write_error = Some(anyhow::Error::new(e).context(format!("cannot write {}", path.display())));
+                }
+            }
             let n = picked[i].1;
             if let Some(e) = &out.verify_error {
                 bar.suspend(|| eprintln!("level {n}: internal error: {e}"));
@@ -141,14 +161,10 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         }
     });
     bar.finish_and_clear();
-    if let Some(path) = &a.solutions {
-        let mut text = String::new();
-        for o in &outcomes {
-            text.push_str(&o.json().to_string());
-            text.push('\n');
-        }
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(e) = write_error {
+        return Err(e);
     }
+    let interrupted = super::interrupt::interrupted();
 
     let stats = |o: &Outcome| match &o.result {
         Ok(s) => s.stats.clone(),
@@ -179,7 +195,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             "file": files_label,
             "levels": outcomes.len(), "solved": solved.len(), "optimal": optimal,
             "unsolvable": count("unsolvable"), "timeout": count("timeout"),
-            "memory_limit": count("memory-limit"), "invalid": invalid,
+            "memory_limit": count("memory-limit"), "cancelled": count("cancelled"), "invalid": invalid,
             "time_limit_seconds": a.search.time_limit, "jobs": jobs,
             "solved_seconds_total": total_time, "solved_seconds_median": median,
             "nodes_per_second": nodes_per_second, "peak_stored_states": peak_states,
@@ -213,10 +229,17 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         if let Some(r) = rss {
             println!("| process peak RSS | {:.1} MiB |", mb(r));
         }
-        let unsolved: Vec<String> = outcomes.iter().filter(|o| o.status() != "solved").map(Outcome::label).collect();
+        let unsolved: Vec<String> =
+            outcomes.iter().filter(|o| !matches!(o.status(), "solved" | "cancelled")).map(Outcome::label).collect();
         if !unsolved.is_empty() {
             println!("| not solved | {} |", unsolved.join(" "));
         }
+        if interrupted {
+            println!("| interrupted (Ctrl-C) | {} levels cancelled or not run |", count("cancelled"));
+        }
+    }
+    if interrupted {
+        return Ok(ExitCode::from(super::interrupt::EXIT_INTERRUPTED));
     }
     Ok(ExitCode::from(if invalid > 0 { super::EXIT_NEGATIVE } else { code }))
 }

@@ -5,6 +5,7 @@ mod analyze;
 mod apply;
 mod bench;
 mod convert;
+mod interrupt;
 mod pool;
 mod show;
 mod solve;
@@ -30,7 +31,8 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 /// --format. Select levels with --level N or --levels A-B (1-based).
 ///
 /// Exit status: 0 success, 1 a negative result (an invalid solution, an unsolved level, an
-/// impossible move), 2 bad input or usage.
+/// impossible move), 2 bad input or usage, 130 interrupted by Ctrl-C (solve and bench first
+/// report the levels they finished).
 #[derive(Parser, Debug)]
 #[command(name = "sokoban", version, about, long_about)]
 pub struct Cli {
@@ -49,6 +51,9 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Solve a level set under a per-level time limit and print solved counts, times, nodes and
     /// memory as a table (or JSON with --json). Every solution is verified.
+    ///
+    /// Ctrl-C cancels the running levels and still prints the table of what finished (and keeps
+    /// the --solutions file, written as levels finish); a second Ctrl-C ends at once.
     ///
     /// Example: sokoban bench data/microban.xsb --time-limit 10
     Bench(bench::BenchArgs),

@@ -15,7 +15,7 @@ use sokoban::rules::Position;
 use sokoban::solver::{Config, Heuristic, Mode, Solution, SolveError, solve};
 use sokoban::{Level, Move};
 
-use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, pool};
+use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, interrupt, pool};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ModeArg {
@@ -99,7 +99,8 @@ impl SearchArgs {
             time_limit: Some(Duration::from_secs_f64(self.time_limit)),
             memory_limit: Some(self.memory_limit.saturating_mul(1 << 20)),
             node_limit: self.node_limit,
-            cancel: None,
+            // Ctrl-C cancels the running searches so the command can report what it finished.
+            cancel: Some(interrupt::flag()),
             progress: None,
             weights,
             corral_pruning: !self.no_corral_pruning,
@@ -218,8 +219,10 @@ impl Outcome {
 }
 
 /// Solves one level and checks the answer with the independent verifier.
+/// A level whose turn comes after a cancellation is not started: it reports `cancelled`.
 pub fn solve_verified(number: usize, level: &Level, config: &Config) -> Outcome {
-    let result = solve(level, config);
+    let cancelled = config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+    let result = if cancelled { Err(SolveError::Cancelled(Default::default())) } else { solve(level, config) };
     let verify_error = match &result {
         Ok(s) => {
             let report = sokoban::verify::verify(level, &s.lurd);
@@ -305,6 +308,9 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
                 return Ok(());
             }
         };
+        if interrupt::interrupted() && out.status() == "cancelled" {
+            return Ok(()); // reported once, below
+        }
         let level = file.get(n).expect("solved levels parsed");
         spinner.suspend(|| print_outcome(&a, &config, level, n, out, &mut code))
     };
@@ -317,10 +323,14 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         }
     });
     spinner.finish_and_clear();
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(ExitCode::from(code)),
+    if let Some(e) = failure {
+        return Err(e);
     }
+    if interrupt::interrupted() {
+        eprintln!("interrupted: the levels above were finished, the rest were not run");
+        return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::from(code))
 }
 
 /// Prints one level's outcome (and its animation), updating the exit code.
