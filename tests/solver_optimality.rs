@@ -239,3 +239,40 @@ fn corral_pruning_keeps_push_optimality() {
     eprintln!("{compared} compared, {cuts} corral cuts");
     assert!(cuts > 1000, "only {cuts} corral cuts");
 }
+
+/// Distance tables with boxes frozen on goals as walls, against uniform-cost search without
+/// any bound (the ground truth): equal push counts and verdicts, and the tables must be used.
+#[test]
+fn frozen_goal_tables_keep_push_optimality() {
+    let (mut compared, mut tables) = (0, 0);
+    let mut seed: u64 = 70_000;
+    while compared < 300 {
+        seed += 1;
+        let size = 5 + (seed % 3) as usize;
+        let boxes = 4 + (seed % 3) as usize;
+        let Some(Ok(mut v)) = common::pulled_level(seed, size, size, boxes, 22, 1000).map(|t| parse_levels(&t)) else {
+            continue;
+        };
+        let level = v.remove(0);
+        let config = Config { node_limit: Some(200_000), ..Config::default() };
+        let with = solve(&level, &config);
+        let truth =
+            solve(&level, &Config { heuristic: Heuristic::Zero, frozen_goals: false, corral_pruning: false, ..config });
+        let show = || sokoban::format::xsb::write(&level);
+        match (&with, &truth) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.pushes, b.pushes, "{}", show());
+                assert!(verify(&level, &a.lurd).is_valid_solution());
+                tables += a.stats.frozen_tables;
+            }
+            (Err(SolveError::Unsolvable(st)), Err(SolveError::Unsolvable(_))) => tables += st.frozen_tables,
+            (_, Err(SolveError::NodeLimit(_))) => continue,
+            (a, b) => {
+                panic!("with {:?}, truth {:?}\n{}", a.as_ref().map(|s| s.pushes), b.as_ref().map(|s| s.pushes), show())
+            }
+        }
+        compared += 1;
+    }
+    eprintln!("{compared} compared, {tables} frozen-goal tables built");
+    assert!(tables > 100, "only {tables} frozen-goal tables built");
+}

@@ -64,6 +64,10 @@ pub struct SearchArgs {
     /// optimal either way).
     #[arg(long)]
     pub no_corral_pruning: bool,
+    /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
+    /// effect of treating them as walls; results stay optimal either way).
+    #[arg(long)]
+    pub no_frozen_goals: bool,
     /// Levels solved at once, each on its own thread with its own time and memory limit (so
     /// memory can reach N times --memory-limit); 0 means one per core. Results are still
     /// reported in level order.
@@ -104,6 +108,7 @@ impl SearchArgs {
             progress: None,
             weights,
             corral_pruning: !self.no_corral_pruning,
+            frozen_goals: !self.no_frozen_goals,
         })
     }
 }

@@ -18,6 +18,7 @@ use hashbrown::HashTable;
 
 use super::corral::Corrals;
 use super::expand::{Push, pushes_to_moves};
+use super::frozen::FrozenTables;
 use super::hungarian::{FORBIDDEN, Hungarian};
 use super::{Config, Heuristic, Mode, Optimality, Solution, SolveError, Stats, cost_of, deadlock};
 use crate::analysis::{Analysis, NONE};
@@ -36,6 +37,8 @@ struct Node {
     from: u16,
     dir: u8,
     expanded: bool,
+    /// The distance table of this state's frozen goal boxes (see [`FrozenTables`]).
+    table: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,6 +165,8 @@ struct Setup {
     corrals: bool,
     /// Every goal must end covered, so a corral holding a goal must be entered.
     fill_goals: bool,
+    /// Switch to distance tables with boxes frozen on goals as walls.
+    frozen_goals: bool,
 }
 
 impl Setup {
@@ -181,6 +186,7 @@ struct Search<'a> {
     keys: Vec<u64>,
     table: HashTable<(u32, u32)>,
     open: BinaryHeap<Entry>,
+    tables: FrozenTables,
     stats: Stats,
     memory_limit: usize,
 }
@@ -208,6 +214,7 @@ impl Search<'_> {
             + self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.table.capacity() * 9
             + self.open.capacity() * std::mem::size_of::<Entry>()
+            + self.tables.bytes()
     }
 
     /// Whether one more state fits: if a structure is full, its growth (old and new buffers
@@ -243,6 +250,7 @@ impl Search<'_> {
     fn finish_stats(&mut self, started: Instant) -> Stats {
         let mut st = self.stats.clone();
         st.stored_states = self.nodes.len() as u64;
+        st.frozen_tables = self.tables.count() as u64 - 1;
         st.peak_bytes = st.peak_bytes.max(self.bytes() as u64);
         st.bytes_per_state = if self.nodes.is_empty() { 0.0 } else { self.bytes() as f64 / self.nodes.len() as f64 };
         st.seconds = started.elapsed().as_secs_f64();
@@ -268,10 +276,10 @@ impl Setup {
     }
 }
 
-/// The matching cost of box `b` (an index into `boxes`) to goal `g`.
-fn pair_cost(a: &Analysis, s: &Setup, boxes: &[(u16, u8)], b: usize, g: usize) -> i64 {
+/// The matching cost of box `b` (an index into `boxes`) to goal `g` over distance table `dist`.
+fn pair_cost(a: &Analysis, dist: &[u16], s: &Setup, boxes: &[(u16, u8)], b: usize, g: usize) -> i64 {
     let (sq, class) = boxes[b];
-    match a.distance(g, sq as usize) {
+    match dist[g * a.squares() + sq as usize] {
         NONE => FORBIDDEN,
         d => i64::from(d) * s.push_weight(class),
     }
@@ -279,7 +287,7 @@ fn pair_cost(a: &Analysis, s: &Setup, boxes: &[(u16, u8)], b: usize, g: usize) -
 
 /// The lower bound for a set of boxes, scaled to the mode's cost units; `None` if no box-to-goal
 /// matching exists (a deadlock).
-fn heuristic(a: &Analysis, s: &Setup, boxes: &[(u16, u8)], hungarian: &mut Hungarian) -> Option<u64> {
+fn heuristic(a: &Analysis, dist: &[u16], s: &Setup, boxes: &[(u16, u8)], hungarian: &mut Hungarian) -> Option<u64> {
     match s.heuristic {
         Heuristic::Zero => Some(0),
         Heuristic::Boxes => {
@@ -292,7 +300,7 @@ fn heuristic(a: &Analysis, s: &Setup, boxes: &[(u16, u8)], hungarian: &mut Hunga
             Some(s.scale(off as u64))
         }
         Heuristic::Hungarian => {
-            let cost = |b: usize, g: usize| pair_cost(a, s, boxes, b, g);
+            let cost = |b: usize, g: usize| pair_cost(a, dist, s, boxes, b, g);
             let total = if s.cover_goals {
                 hungarian.solve(a.goals(), boxes.len(), |g, b| cost(b, g))?
             } else {
@@ -313,6 +321,7 @@ struct Pending {
     /// Index of the moved box in the parent's box list, and where it went.
     bi: usize,
     t: usize,
+    table: u32,
 }
 
 /// Bounds of a parent's children, which differ from the parent in one box each. On a square
@@ -324,9 +333,11 @@ struct ChildBounds {
 }
 
 impl ChildBounds {
+    #[allow(clippy::too_many_arguments)]
     fn bound(
         &mut self,
         a: &Analysis,
+        dist: &[u16],
         s: &Setup,
         parent: &[(u16, u8)],
         child: &[(u16, u8)],
@@ -335,7 +346,7 @@ impl ChildBounds {
     ) -> Option<u64> {
         if self.incremental && !self.saved {
             let n = parent.len();
-            if hungarian.solve(n, n, |b, g| pair_cost(a, s, parent, b, g)).is_some() {
+            if hungarian.solve(n, n, |b, g| pair_cost(a, dist, s, parent, b, g)).is_some() {
                 hungarian.save();
                 self.saved = true;
             } else {
@@ -343,9 +354,9 @@ impl ChildBounds {
             }
         }
         if !self.incremental {
-            return heuristic(a, s, child, hungarian);
+            return heuristic(a, dist, s, child, hungarian);
         }
-        let total = hungarian.resolve_row(child.len(), moved, |b, g| pair_cost(a, s, child, b, g))?;
+        let total = hungarian.resolve_row(child.len(), moved, |b, g| pair_cost(a, dist, s, child, b, g))?;
         Some(s.scale(total as u64))
     }
 }
@@ -396,6 +407,7 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
         cover_goals: rule == SolvedRule::AllGoalsCovered,
         corrals: config.corral_pruning && config.mode == Mode::Pushes && prune,
         fill_goals: n_boxes == n_goals,
+        frozen_goals: config.frozen_goals && prune && config.heuristic == Heuristic::Hungarian,
     };
     let n = a.squares();
     let mut scratch = Scratch {
@@ -419,6 +431,7 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
         keys: Vec::new(),
         table: HashTable::new(),
         open: BinaryHeap::new(),
+        tables: FrozenTables::new(a),
         stats: Stats::default(),
         memory_limit: config.memory_limit.unwrap_or(usize::MAX),
     };
@@ -438,13 +451,28 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
     }
     let player = a.index_of(level.player());
     let root_player = if search.s.normalize { scratch.reach(a, player, false) } else { player };
+    let mut frozen_set = vec![0u64; a.goals().div_ceil(64).max(1)];
+    let root_table = if search.s.frozen_goals {
+        frozen_table(a, &mut search.tables, &scratch.occupied, &root_boxes, &mut frozen_set, &mut scratch.path)
+    } else {
+        0
+    };
     for &(b, _) in &root_boxes {
         scratch.occupied[b as usize] = 0;
     }
-    let Some(h) = heuristic(a, &search.s, &root_boxes, &mut scratch.hungarian) else {
+    let Some(h) = heuristic(a, search.tables.table(root_table), &search.s, &root_boxes, &mut scratch.hungarian) else {
         return Err(SolveError::Unsolvable(search.finish_stats(started)));
     };
-    let root = Node { g: 0, h, parent: u32::MAX, player: root_player as u16, from: NONE, dir: 0, expanded: false };
+    let root = Node {
+        g: 0,
+        h,
+        parent: u32::MAX,
+        player: root_player as u16,
+        from: NONE,
+        dir: 0,
+        expanded: false,
+        table: root_table,
+    };
     let hash = hash_key(&root_key, root.player);
     search.insert(&root_key, root, hash);
 
@@ -553,6 +581,26 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
                     continue;
                 }
                 search.stats.generated += 1;
+                // A box frozen on a goal changes the distance table; otherwise the frozen set is
+                // the parent's (see `frozen`).
+                let table = if search.s.frozen_goals
+                    && t < a.goals()
+                    && deadlock::is_frozen(a, &scratch.occupied, t, &mut scratch.path)
+                {
+                    child_boxes.clear();
+                    child_boxes.extend_from_slice(&boxes);
+                    child_boxes[bi].0 = t as u16;
+                    frozen_table(
+                        a,
+                        &mut search.tables,
+                        &scratch.occupied,
+                        &child_boxes,
+                        &mut frozen_set,
+                        &mut scratch.path,
+                    )
+                } else {
+                    node.table
+                };
                 child_key.copy_from_slice(search.key(entry.node));
                 let base = class as usize * words;
                 child_key[base + b / 64] &= !(1 << (b % 64));
@@ -584,6 +632,7 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
                             dir: d as u8,
                             bi,
                             t,
+                            table,
                         });
                     }
                 }
@@ -602,7 +651,20 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
             child_boxes.clear();
             child_boxes.extend_from_slice(&boxes);
             child_boxes[c.bi].0 = c.t as u16;
-            match bounds.bound(a, &search.s, &boxes, &child_boxes, c.bi, &mut scratch.hungarian) {
+            let bound = if c.table == node.table {
+                bounds.bound(
+                    a,
+                    search.tables.table(node.table),
+                    &search.s,
+                    &boxes,
+                    &child_boxes,
+                    c.bi,
+                    &mut scratch.hungarian,
+                )
+            } else {
+                heuristic(a, search.tables.table(c.table), &search.s, &child_boxes, &mut scratch.hungarian)
+            };
+            match bound {
                 None => search.stats.pruned_no_matching += 1,
                 Some(h) => {
                     if !search.fits() {
@@ -616,6 +678,7 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
                         from: c.from,
                         dir: c.dir,
                         expanded: false,
+                        table: c.table,
                     };
                     search.insert(key, child, c.hash);
                 }
@@ -627,6 +690,25 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
         search.stats.peak_bytes = search.stats.peak_bytes.max(bytes);
     }
     Err(SolveError::Unsolvable(search.finish_stats(started)))
+}
+
+/// The distance table of the boxes frozen on goals in `boxes` (placed in `occupied`).
+fn frozen_table(
+    a: &Analysis,
+    tables: &mut FrozenTables,
+    occupied: &[u8],
+    boxes: &[(u16, u8)],
+    set: &mut [u64],
+    path: &mut Vec<u16>,
+) -> u32 {
+    set.fill(0);
+    for &(b, _) in boxes {
+        let b = b as usize;
+        if b < a.goals() && deadlock::is_frozen(a, occupied, b, path) {
+            set[b / 64] |= 1 << (b % 64);
+        }
+    }
+    tables.id(a, set)
 }
 
 /// Rebuilds the push path to `goal`, expands it into moves and packages the solution.
@@ -649,6 +731,7 @@ fn finish(
     let moves = pushes_to_moves(level, &pushes).expect("the search only makes legal pushes");
     let mut stats = search.stats.clone();
     stats.stored_states = search.nodes.len() as u64;
+    stats.frozen_tables = search.tables.count() as u64 - 1;
     stats.peak_bytes = stats.peak_bytes.max(search.bytes() as u64);
     stats.bytes_per_state = search.bytes() as f64 / search.nodes.len().max(1) as f64;
     stats.seconds = started.elapsed().as_secs_f64();

@@ -40,6 +40,13 @@ pub fn freeze(a: &Analysis, occupied: &[u8], t: usize, path: &mut Vec<u16>) -> b
     frozen(a, occupied, t, path) == Some(true)
 }
 
+/// Whether the box on `t` is frozen (it and the boxes holding it may all be on goals): it can
+/// never move again without a deadlock.
+pub fn is_frozen(a: &Analysis, occupied: &[u8], t: usize, path: &mut Vec<u16>) -> bool {
+    path.clear();
+    frozen(a, occupied, t, path).is_some()
+}
+
 /// `Some(off_goal)` if the box on `b` is frozen; `off_goal` says whether it or a box in its
 /// support is off its goal.
 fn frozen(a: &Analysis, occupied: &[u8], b: usize, path: &mut Vec<u16>) -> Option<bool> {

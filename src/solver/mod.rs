@@ -32,6 +32,7 @@ pub mod bfs;
 pub mod corral;
 pub mod deadlock;
 pub mod expand;
+pub mod frozen;
 pub mod hungarian;
 
 use std::sync::Arc;
@@ -85,6 +86,9 @@ pub struct Config {
     /// Prune with PI-corrals in the pushes mode (see [`corral`]); on by default. It keeps
     /// push-optimality; turning it off is for measuring its effect.
     pub corral_pruning: bool,
+    /// Treat boxes frozen on goals as walls in the matching bound (see [`frozen`]); on by
+    /// default. It keeps optimality; turning it off is for measuring its effect.
+    pub frozen_goals: bool,
 }
 
 impl Default for Config {
@@ -99,6 +103,7 @@ impl Default for Config {
             progress: None,
             weights: None,
             corral_pruning: true,
+            frozen_goals: true,
         }
     }
 }
@@ -115,6 +120,8 @@ pub struct Stats {
     pub pruned_no_matching: u64,
     /// Expansions restricted to the pushes of a PI-corral's barrier boxes.
     pub corral_cuts: u64,
+    /// Distance tables built for sets of boxes frozen on goals.
+    pub frozen_tables: u64,
     pub stored_states: u64,
     /// Bytes of search memory per stored state (keys, nodes, closed table, open list).
     pub bytes_per_state: f64,
