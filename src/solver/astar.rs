@@ -234,7 +234,7 @@ impl Search<'_> {
 
     fn find(&self, words: &[u64], player: u16, hash: u32) -> Option<u32> {
         self.table
-            .find(spread(hash), |&(n, _)| self.nodes[n as usize].player == player && self.key(n) == words)
+            .find(spread(hash), |&(n, h)| h == hash && self.nodes[n as usize].player == player && self.key(n) == words)
             .map(|&(n, _)| n)
     }
 
