@@ -605,7 +605,20 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
                 let base = class as usize * words;
                 child_key[base + b / 64] &= !(1 << (b % 64));
                 child_key[base + t / 64] |= 1 << (t % 64);
-                let child_player = if search.s.normalize { scratch.lowest_reachable(a, b) } else { b };
+                let child_player = if !search.s.normalize {
+                    b
+                } else if !scratch.reached(t)
+                    && Dir::ALL.iter().filter(|&&e| e != d && e != d.opposite()).all(|&e| {
+                        let n = a.neighbor(b, e);
+                        n == NONE || scratch.occupied[n as usize] != 0 || scratch.reached(n as usize)
+                    })
+                {
+                    // The box went somewhere the player could not reach, and the square it left
+                    // opens onto nothing new: the region is the parent's plus that square.
+                    (node.player as usize).min(b)
+                } else {
+                    scratch.lowest_reachable(a, b)
+                };
                 let g = node.g + search.s.edge_cost(walk, class as usize);
                 let hash = hash_key(&child_key, child_player as u16);
                 match search.find(&child_key, child_player as u16, hash) {
