@@ -6,6 +6,10 @@
 //! arena, so two states are never merged on a hash collision. The open list is a binary heap on
 //! (f ascending, g descending), with stale entries skipped when popped.
 //!
+//! The matching bound reads its push distances from the table of the state's boxes frozen on
+//! goals ([`FrozenTables`]); the table id lives in the node, and a child changes it only when
+//! the push freezes its box on a goal.
+//!
 //! Expansion keeps mutable scratch (the occupancy array, the player BFS with a generation stamp,
 //! the Hungarian buffers) in [`Scratch`], reused across states.
 
