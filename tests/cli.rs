@@ -302,3 +302,27 @@ fn ctrl_c_stops_bench_keeping_what_it_finished() {
     let (code, report, _) = sokoban(&["verify", "data/xsokoban90.xsb", solutions.to_str().unwrap()]);
     assert_eq!(code, 0, "{report}");
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_solve_after_the_levels_it_finished() {
+    let child = Command::new(env!("CARGO_BIN_EXE_sokoban"))
+        .args(["solve", "data/xsokoban90.xsb", "--levels", "1-3", "--time-limit", "60", "--json"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sokoban");
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    // SAFETY: sends SIGINT to the child started above.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    // Level 1 takes well under a second; levels 2 and 3 take far longer than the 2.5 s before
+    // Ctrl-C, so at most level 1 is reported, and it is reported solved.
+    assert!(lines.len() <= 1, "only level 1 can have finished: {stdout}");
+    assert!(lines.iter().all(|l| l.contains(r#""status":"solved""#)), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+}

@@ -45,7 +45,8 @@ pub enum Command {
     /// Solve levels; print each solution (verified before it is printed).
     ///
     /// The default mode proves the fewest pushes with A* and a matching lower bound. Exit status
-    /// 0 when every selected level was solved or proven unsolvable.
+    /// 0 when every selected level was solved or proven unsolvable. Ctrl-C stops the running
+    /// levels after printing the ones already finished (exit status 130).
     ///
     /// Example: sokoban solve data/microban.xsb --levels 1-10 --time-limit 10
     Solve(solve::SolveArgs),
