@@ -10,6 +10,7 @@ use crate::error::Error;
 pub struct Entry {
     /// 1-based level number.
     pub level: usize,
+    /// The moves, in LURD.
     pub lurd: String,
     /// 1-based line in the solutions file.
     pub line: usize,

@@ -10,6 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use sokoban::solver::{SolveError, Status, Summary};
+
 use super::solve::{Outcome, SearchArgs, solve_verified, solve_watched};
 use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection, pool};
 
@@ -105,8 +107,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             out.file = Some(file.path.display().to_string());
         }
         // Counted here, as each level ends, so the bar moves even while an earlier level runs.
-        let now = solved.fetch_add(usize::from(out.status() == "solved"), Ordering::Relaxed)
-            + usize::from(out.status() == "solved");
+        let is_solved = usize::from(out.status() == Status::Solved);
+        let now = solved.fetch_add(is_solved, Ordering::Relaxed) + is_solved;
         bar.set_message(format!("{now} solved"));
         bar.inc(1);
         Ok(out)
@@ -126,7 +128,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         Ok(out) => {
             if let Some((file, path)) = &mut solutions
                 && write_error.is_none()
-                && out.status() != "cancelled"
+                && out.status() != Status::Cancelled
             {
                 let line = out.json().to_string();
                 if let Err(e) = writeln!(file, "{line}").and_then(|()| file.flush()) {
@@ -134,8 +136,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
                 }
             }
             let n = picked[i].1;
-            if let Some(e) = &out.verify_error {
-                bar.suspend(|| eprintln!("level {n}: internal error: {e}"));
+            if let Err(e @ SolveError::Unverified(_)) = &out.result {
+                bar.suspend(|| eprintln!("level {n}: {e}"));
             }
             if a.verbose && !a.json {
                 bar.suspend(|| {
@@ -147,7 +149,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
                     let prefix = out.file.as_ref().map(|f| format!("{f}  ")).unwrap_or_default();
                     println!(
                         "{prefix}level {n:>4}  {:<12} pushes {pushes:>5}  nodes {:>10}  {:>8.3} s",
-                        out.status(),
+                        out.status().name(),
                         st.expanded,
                         st.seconds
                     )
@@ -166,25 +168,13 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     }
     let interrupted = super::interrupt::interrupted();
 
-    let stats = |o: &Outcome| match &o.result {
-        Ok(s) => s.stats.clone(),
-        Err(e) => e.stats().clone(),
-    };
-    let solved: Vec<&Outcome> = outcomes.iter().filter(|o| o.status() == "solved").collect();
-    let mut times: Vec<f64> = solved.iter().map(|o| stats(o).seconds).collect();
-    times.sort_by(f64::total_cmp);
-    let total_time: f64 = times.iter().sum();
-    let median = if times.is_empty() { 0.0 } else { times[times.len() / 2] };
-    let all_time: f64 = outcomes.iter().map(|o| stats(o).seconds).sum();
-    let all_nodes: u64 = outcomes.iter().map(|o| stats(o).expanded).sum();
-    let peak_states = outcomes.iter().map(|o| stats(o).stored_states).max().unwrap_or(0);
-    let peak_bytes = outcomes.iter().map(|o| stats(o).peak_bytes).max().unwrap_or(0);
-    let bps: Vec<f64> = outcomes.iter().map(|o| stats(o).bytes_per_state).filter(|b| *b > 0.0).collect();
-    let bytes_per_state = if bps.is_empty() { 0.0 } else { bps.iter().sum::<f64>() / bps.len() as f64 };
-    let count = |s: &str| outcomes.iter().filter(|o| o.status() == s).count();
-    let invalid = count("invalid");
-    let optimal = solved.iter().filter(|o| o.result.as_ref().is_ok_and(|s| s.optimal.is_some())).count();
-    let nodes_per_second = if all_time > 0.0 { all_nodes as f64 / all_time } else { 0.0 };
+    let summary = Summary::of(outcomes.iter().map(|o| &o.result));
+    let count = |s: Status| summary.count(s);
+    let invalid = count(Status::Invalid);
+    let (total_time, median) = (summary.solved_seconds_total, summary.solved_seconds_median);
+    let (optimal, nodes_per_second) = (summary.optimal, summary.nodes_per_second);
+    let (peak_states, peak_bytes) = (summary.peak_stored_states, summary.peak_search_bytes);
+    let bytes_per_state = summary.bytes_per_state;
     let rss = peak_rss();
     let files_label = match &files[..] {
         [one] => one.path.display().to_string(),
@@ -193,9 +183,10 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     if a.json {
         let summary = serde_json::json!({
             "file": files_label,
-            "levels": outcomes.len(), "solved": solved.len(), "optimal": optimal,
-            "unsolvable": count("unsolvable"), "timeout": count("timeout"),
-            "memory_limit": count("memory-limit"), "cancelled": count("cancelled"), "invalid": invalid,
+            "levels": summary.levels, "solved": summary.solved, "optimal": optimal,
+            "unsolvable": count(Status::Unsolvable), "timeout": count(Status::Timeout),
+            "memory_limit": count(Status::MemoryLimit), "node_limit": count(Status::NodeLimit),
+            "cancelled": count(Status::Cancelled), "invalid": invalid,
             "time_limit_seconds": a.search.time_limit, "jobs": jobs,
             "solved_seconds_total": total_time, "solved_seconds_median": median,
             "nodes_per_second": nodes_per_second, "peak_stored_states": peak_states,
@@ -208,12 +199,12 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         let mb = |b: u64| b as f64 / (1 << 20) as f64;
         println!("| file | {files_label} |");
         println!("|---|---|");
-        println!("| solved | {} / {} ({} proven optimal) |", solved.len(), outcomes.len(), optimal);
+        println!("| solved | {} / {} ({} proven optimal) |", summary.solved, summary.levels, optimal);
         println!(
             "| unsolvable / timeout / memory-limit | {} / {} / {} |",
-            count("unsolvable"),
-            count("timeout"),
-            count("memory-limit")
+            count(Status::Unsolvable),
+            count(Status::Timeout),
+            count(Status::MemoryLimit)
         );
         println!("| invalid solutions (verifier) | {invalid} |");
         println!("| time limit per level | {} s |", a.search.time_limit);
@@ -229,13 +220,16 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         if let Some(r) = rss {
             println!("| process peak RSS | {:.1} MiB |", mb(r));
         }
-        let unsolved: Vec<String> =
-            outcomes.iter().filter(|o| !matches!(o.status(), "solved" | "cancelled")).map(Outcome::label).collect();
+        let unsolved: Vec<String> = outcomes
+            .iter()
+            .filter(|o| !matches!(o.status(), Status::Solved | Status::Cancelled))
+            .map(Outcome::label)
+            .collect();
         if !unsolved.is_empty() {
             println!("| not solved | {} |", unsolved.join(" "));
         }
         if interrupted {
-            println!("| interrupted (Ctrl-C) | {} levels cancelled or not run |", count("cancelled"));
+            println!("| interrupted (Ctrl-C) | {} levels cancelled or not run |", count(Status::Cancelled));
         }
     }
     if interrupted {

@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use sokoban::moves::MoveFormat;
 use sokoban::rules::Position;
-use sokoban::solver::{Config, Heuristic, Mode, Solution, SolveError, solve};
+use sokoban::solver::{Config, Heuristic, Mode, Solution, SolveError, Status, solve};
 use sokoban::{Level, Move};
 
 use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, interrupt, pool};
@@ -169,8 +169,6 @@ pub struct Outcome {
     pub level: usize,
     pub title: Option<String>,
     pub result: Result<Solution, SolveError>,
-    /// Set when the verifier rejected what the solver returned (a bug, reported loudly).
-    pub verify_error: Option<String>,
 }
 
 impl Outcome {
@@ -185,12 +183,8 @@ impl Outcome {
         }
     }
 
-    pub fn status(&self) -> &'static str {
-        match (&self.result, &self.verify_error) {
-            (_, Some(_)) => "invalid",
-            (Ok(_), None) => "solved",
-            (Err(e), None) => e.status(),
-        }
+    pub fn status(&self) -> Status {
+        Status::of(&self.result)
     }
 
     pub fn json(&self) -> serde_json::Value {
@@ -205,7 +199,7 @@ impl Outcome {
             Err(e) => e.stats(),
         };
         let mut json = serde_json::json!({
-            "level": self.level, "title": self.title, "status": self.status(), "lurd": lurd,
+            "level": self.level, "title": self.title, "status": self.status().name(), "lurd": lurd,
             "moves": moves, "pushes": pushes, "cost": cost, "optimal": optimal,
             "nodes": stats.expanded, "seconds": stats.seconds,
         });
@@ -223,25 +217,17 @@ impl Outcome {
     }
 }
 
-/// Solves one level and checks the answer with the independent verifier.
+/// Solves one level (the library verifies every solution it returns).
 /// A level whose turn comes after a cancellation is not started: it reports `cancelled`.
 pub fn solve_verified(number: usize, level: &Level, config: &Config) -> Outcome {
     let cancelled = config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
     let result = if cancelled { Err(SolveError::Cancelled(Default::default())) } else { solve(level, config) };
-    let verify_error = match &result {
-        Ok(s) => {
-            let report = sokoban::verify::verify(level, &s.lurd);
-            (!report.is_valid_solution()).then(|| format!("the verifier rejected the solution: {report:?}"))
-        }
-        Err(_) => None,
-    };
     Outcome {
         file: None,
         cost_mode: config.mode == Mode::Cost,
         level: number,
         title: level.title().map(str::to_string),
         result,
-        verify_error,
     }
 }
 
@@ -313,7 +299,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
                 return Ok(());
             }
         };
-        if interrupt::interrupted() && out.status() == "cancelled" {
+        if interrupt::interrupted() && out.status() == Status::Cancelled {
             return Ok(()); // reported once, below
         }
         let level = file.get(n).expect("solved levels parsed");
@@ -340,10 +326,10 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
 
 /// Prints one level's outcome (and its animation), updating the exit code.
 fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: Outcome, code: &mut u8) -> Result<()> {
-    if let Some(e) = &out.verify_error {
-        eprintln!("level {n}: internal error: {e}");
+    if let Err(e @ SolveError::Unverified(_)) = &out.result {
+        eprintln!("level {n}: {e}");
     }
-    if !matches!(out.status(), "solved" | "unsolvable") && *code == EXIT_OK {
+    if !out.status().is_verdict() && *code == EXIT_OK {
         *code = EXIT_NEGATIVE;
     }
     let format = a.move_format.format();
@@ -364,20 +350,20 @@ fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: O
             let cost = if config.mode == Mode::Cost { format!(", cost {}", s.cost) } else { String::new() };
             println!(
                 "level {n}{title}: {}, {} moves, {} pushes{cost}{optimal}, {} nodes, {:.3} s",
-                out.status(),
+                out.status().name(),
                 s.moves.len(),
                 s.pushes,
                 s.stats.expanded,
                 s.stats.seconds
             );
             println!("{}", sokoban::moves::write(&s.moves, format));
-            if a.animate && out.verify_error.is_none() {
+            if a.animate {
                 animate(level, &s.moves, a.delay)?;
             }
         }
         Err(e) => {
             let st = e.stats();
-            println!("level {n}{title}: {}, {} nodes, {:.3} s", out.status(), st.expanded, st.seconds);
+            println!("level {n}{title}: {}, {} nodes, {:.3} s", out.status().name(), st.expanded, st.seconds);
         }
     }
     Ok(())

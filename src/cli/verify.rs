@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sokoban::verify::verify;
+use sokoban::verify::{Verdict, verify};
 
 use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile};
 
@@ -36,29 +36,31 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
         let (status, detail, report) = if e.level == 0 || e.level > file.levels.len() {
             input_error = true;
             let msg = format!("no level {} in {} ({} levels)", e.level, file.path.display(), file.levels.len());
-            ("error", msg, None)
+            (None, msg, None)
         } else {
             match file.get(e.level) {
                 Err(msg) => {
                     input_error = true;
-                    ("error", msg, None)
+                    (None, msg, None)
                 }
                 Ok(level) => {
                     let r = verify(level, &e.lurd);
-                    let (status, detail) = if let Some(ill) = r.illegal {
-                        ("invalid", format!("move {} (0-based) {}", ill.index, ill.reason))
-                    } else if !r.solved {
-                        ("invalid", format!("move {}: the moves end without solving the level", r.moves))
-                    } else if let (Some(i), false) = (r.first_case_mismatch, a.any_case) {
-                        ("invalid", format!("move {i} (0-based): the letter case does not match whether it pushes"))
-                    } else {
-                        ("valid", String::new())
+                    let verdict = r.verdict(!a.any_case);
+                    let detail = match verdict {
+                        Verdict::Valid => String::new(),
+                        Verdict::Illegal(ill) => format!("move {} (0-based) {}", ill.index, ill.reason),
+                        Verdict::Unsolved => format!("move {}: the moves end without solving the level", r.moves),
+                        Verdict::CaseMismatch(i) => {
+                            format!("move {i} (0-based): the letter case does not match whether it pushes")
+                        }
                     };
-                    (status, detail, Some(r))
+                    (Some(verdict), detail, Some(r))
                 }
             }
         };
-        if status == "valid" {
+        let valid = status == Some(Verdict::Valid);
+        let status = status.map_or("error", Verdict::name);
+        if valid {
             ok += 1;
         } else {
             bad += 1;
@@ -76,7 +78,7 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
                 "at": at, "error": if detail.is_empty() { None } else { Some(&detail) },
             });
             println!("{obj}");
-        } else if status == "valid" {
+        } else if valid {
             println!("level {}: valid, {moves} moves, {pushes} pushes", e.level);
         } else {
             println!("level {}: {status}: {detail}", e.level);

@@ -439,7 +439,7 @@ pub fn write(level: &Level) -> String {
     write_position(level, &Position::start(level))
 }
 
-/// Any position of a level as one line, in the shape of [`write`].
+/// Any position of a level as one line, in the shape of [`write()`].
 pub fn write_position(level: &Level, position: &Position) -> String {
     format!("({})", rows(level, position).concat())
 }

@@ -44,6 +44,8 @@ impl LowerBound {
         push_weight: Vec<i64>,
         frozen_goals: bool,
     ) -> LowerBound {
+        // Unit weights are kept as an empty list, which `pair_cost` reads as "every push is 1".
+        let push_weight = if push_weight.iter().all(|&w| w == 1) { Vec::new() } else { push_weight };
         LowerBound {
             heuristic,
             cover_goals,
@@ -97,8 +99,8 @@ impl LowerBound {
                     let covered = boxes.iter().filter(|b| a.is_goal(b.sq)).count();
                     return Some(a.goals().saturating_sub(covered) as u64);
                 }
-                let off: i64 =
-                    boxes.iter().filter(|b| !a.is_goal(b.sq)).map(|b| self.push_weight[usize::from(b.class)]).sum();
+                let weight = |b: &BoxAt| self.push_weight.get(usize::from(b.class)).copied().unwrap_or(1);
+                let off: i64 = boxes.iter().filter(|b| !a.is_goal(b.sq)).map(weight).sum();
                 Some(off as u64)
             }
             Heuristic::Hungarian => {
@@ -162,11 +164,13 @@ impl LowerBound {
 }
 
 /// The matching cost of box `b` (an index into `boxes`) to goal `g` over distance table `dist`.
-#[inline]
+/// `weights` is empty when every push costs 1 (the hot case: no load, no multiply).
+#[inline(always)]
 fn pair_cost(a: &Analysis, dist: &[u16], weights: &[i64], boxes: &[BoxAt], b: usize, g: usize) -> i64 {
     let bx = boxes[b];
     match dist[g * a.squares() + bx.sq.index()] {
         UNREACHABLE => FORBIDDEN,
+        d if weights.is_empty() => i64::from(d),
         d => i64::from(d) * weights[usize::from(bx.class)],
     }
 }

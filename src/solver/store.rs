@@ -59,7 +59,7 @@ pub struct Node<G> {
 }
 
 /// Elements per arena chunk.
-const CHUNK: usize = 1 << 16;
+const CHUNK: usize = 1 << 12;
 
 /// A vector that grows in chunks of `CHUNK * width` elements and never moves what it holds.
 #[derive(Debug)]

@@ -60,13 +60,10 @@ pub struct Successors {
     rules: Rules,
     /// 1 on each square holding a box in the loaded state, 0 when empty.
     occupied: Vec<u8>,
-    stamp: Vec<u32>,
-    generation: u32,
-    dist: Vec<u32>,
-    queue: Vec<Sq>,
-    child_stamp: Vec<u32>,
-    child_generation: u32,
-    child_queue: Vec<Sq>,
+    /// The player's region in the expanded state.
+    region: Region,
+    /// A child's region, searched without disturbing the parent's.
+    child_region: Region,
     path: Vec<Sq>,
     corrals: Corrals,
     only: Vec<Sq>,
@@ -84,13 +81,8 @@ impl Successors {
         Successors {
             rules,
             occupied: vec![0; n],
-            stamp: vec![0; n],
-            generation: 0,
-            dist: vec![0; n],
-            queue: Vec::with_capacity(n),
-            child_stamp: vec![0; n],
-            child_generation: 0,
-            child_queue: Vec::with_capacity(n),
+            region: Region::new(n),
+            child_region: Region::new(n),
             path: Vec::new(),
             corrals: Corrals::new(n),
             only: Vec::new(),
@@ -127,7 +119,7 @@ impl Successors {
 
     /// The lowest square of the player's region from `player` in the loaded state.
     pub fn normalized(&mut self, a: &Analysis, player: Sq) -> Sq {
-        self.reach(a, player, false)
+        self.region.flood(a, &self.occupied, player, false)
     }
 
     /// Loads `boxes` with the player on `player` and writes every push that survives the rules
@@ -135,11 +127,11 @@ impl Successors {
     pub fn expand(&mut self, a: &Analysis, boxes: &[BoxAt], player: Sq, out: &mut Vec<Push>, stats: &mut Stats) {
         out.clear();
         self.load(boxes);
-        self.reach(a, player, self.rules.walks);
+        self.region.flood(a, &self.occupied, player, self.rules.walks);
         self.only.clear();
         let restricted = self.rules.corrals && {
-            let Successors { corrals, occupied, stamp, generation, only, rules, .. } = self;
-            let reached = |s: Sq| stamp[s.index()] == *generation;
+            let Successors { corrals, occupied, region, only, rules, .. } = self;
+            let reached = |s: Sq| region.contains(s);
             match corrals.pi_corral(a, occupied, reached, rules.fill_goals) {
                 Some(barrier) => {
                     only.extend_from_slice(barrier);
@@ -164,7 +156,7 @@ impl Successors {
                     stats.pruned_dead_square += 1;
                     continue;
                 }
-                let walk = if self.rules.walks { self.dist[behind.index()] } else { 0 };
+                let walk = if self.rules.walks { self.region.dist[behind.index()] } else { 0 };
                 self.occupied[b.sq.index()] = 0;
                 self.occupied[to.index()] = 1;
                 let verdict = if !self.rules.deadlocks {
@@ -207,7 +199,7 @@ impl Successors {
             // onto nothing new: the region is the parent's plus that square.
             parent.min(from)
         } else {
-            self.lowest_reachable(a, from)
+            self.child_region.flood(a, &self.occupied, from, false)
         }
     }
 
@@ -224,12 +216,34 @@ impl Successors {
 
     #[inline]
     fn reached(&self, s: Sq) -> bool {
+        self.region.contains(s)
+    }
+}
+
+/// A player region found by breadth-first search, marked with a generation stamp so that a new
+/// search needs no clearing.
+#[derive(Debug)]
+struct Region {
+    stamp: Vec<u32>,
+    generation: u32,
+    /// Walking distances from the start (filled only when asked for).
+    dist: Vec<u32>,
+    queue: Vec<Sq>,
+}
+
+impl Region {
+    fn new(squares: usize) -> Region {
+        Region { stamp: vec![0; squares], generation: 0, dist: vec![0; squares], queue: Vec::with_capacity(squares) }
+    }
+
+    #[inline]
+    fn contains(&self, s: Sq) -> bool {
         self.stamp[s.index()] == self.generation
     }
 
-    /// Marks the player's region from `start`; with `distances`, also walking distances.
-    /// Returns the lowest square of the region.
-    fn reach(&mut self, a: &Analysis, start: Sq, distances: bool) -> Sq {
+    /// Marks the empty squares reachable from `start` (with walking distances if `distances`)
+    /// and returns the lowest of them.
+    fn flood(&mut self, a: &Analysis, occupied: &[u8], start: Sq, distances: bool) -> Sq {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.fill(0);
@@ -246,41 +260,13 @@ impl Successors {
             let s = self.queue[head];
             head += 1;
             for t in Dir::ALL.into_iter().filter_map(|d| a.neighbor(s, d)) {
-                if self.stamp[t.index()] != generation && self.occupied[t.index()] == 0 {
+                if self.stamp[t.index()] != generation && occupied[t.index()] == 0 {
                     self.stamp[t.index()] = generation;
                     if distances {
                         self.dist[t.index()] = self.dist[s.index()] + 1;
                     }
                     lowest = lowest.min(t);
                     self.queue.push(t);
-                }
-            }
-        }
-        lowest
-    }
-
-    /// The lowest square reachable from `start`, with its own marks so the parent's region
-    /// stays intact.
-    fn lowest_reachable(&mut self, a: &Analysis, start: Sq) -> Sq {
-        self.child_generation = self.child_generation.wrapping_add(1);
-        if self.child_generation == 0 {
-            self.child_stamp.fill(0);
-            self.child_generation = 1;
-        }
-        let generation = self.child_generation;
-        self.child_queue.clear();
-        self.child_queue.push(start);
-        self.child_stamp[start.index()] = generation;
-        let mut lowest = start;
-        let mut head = 0;
-        while head < self.child_queue.len() {
-            let s = self.child_queue[head];
-            head += 1;
-            for t in Dir::ALL.into_iter().filter_map(|d| a.neighbor(s, d)) {
-                if self.child_stamp[t.index()] != generation && self.occupied[t.index()] == 0 {
-                    self.child_stamp[t.index()] = generation;
-                    lowest = lowest.min(t);
-                    self.child_queue.push(t);
                 }
             }
         }
