@@ -1,0 +1,1 @@
+//! Runs the command lines of README.md (filled in by a later commit).
