@@ -9,7 +9,7 @@ use sokoban::analysis::Analysis;
 use sokoban::level::Tile;
 use sokoban::solver::hungarian::{FORBIDDEN, Hungarian};
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection};
+use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection, level_error, plural, title_suffix};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -33,7 +33,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
         let level = match file.get(n) {
             Ok(l) => l,
             Err(msg) => {
-                eprintln!("{msg}");
+                level_error(&msg);
                 code = EXIT_BAD_INPUT;
                 continue;
             }
@@ -53,8 +53,9 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
         } else {
             Hungarian::default().solve(an.goals(), boxes.len(), |g, b| cost(b, g))
         };
-        let title = level.title().map(|t| format!(" ({t})")).unwrap_or_default();
-        println!("Level {n}{title}: {} squares, {} live, {} dead", an.squares(), an.live(), an.squares() - an.live());
+        let title = title_suffix(n, level.title());
+        let squares = plural(an.squares(), "square");
+        println!("Level {n}{title}: {squares}, {} live, {} dead", an.live(), an.squares() - an.live());
         println!("Dead squares are marked x (a box there can never reach a goal).");
         let raw = level.to_raw();
         for r in 0..level.height() {
@@ -72,7 +73,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
             println!("{}", row.trim_end());
         }
         match bound {
-            Some(b) => println!("Lower bound (push matching) of the start: {b} pushes"),
+            Some(b) => println!("Lower bound (push matching) of the start: {}", plural(b as usize, "push")),
             None => println!("Lower bound of the start: none, no box-to-goal matching exists (deadlocked)"),
         }
         println!();

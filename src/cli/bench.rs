@@ -156,7 +156,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             outcomes.push(out);
         }
         Err(msg) => {
-            bar.suspend(|| eprintln!("{msg}"));
+            bar.suspend(|| super::level_error(&msg));
             code = EXIT_BAD_INPUT;
         }
     });

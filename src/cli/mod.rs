@@ -6,6 +6,7 @@ mod apply;
 mod bench;
 mod convert;
 mod interrupt;
+mod next;
 mod pool;
 mod show;
 mod solve;
@@ -84,6 +85,13 @@ pub enum Command {
     ///
     /// Example: sokoban convert data/microban.xsb --levels 1-5 --to grid
     Convert(convert::ConvertArgs),
+    /// List the positions one move away, in the order up, right, down, left, each with its
+    /// move and the board in the level's own format (the CS161 next-states exercise).
+    ///
+    /// --moves plays a move list first, so the successors of any position can be listed.
+    ///
+    /// Example: sokoban next data/cs161-hw3-problems.lisp --level 1 --moves "r"
+    Next(next::NextArgs),
 }
 
 /// A level file format on the command line.
@@ -146,6 +154,10 @@ pub struct Selection {
 impl Selection {
     /// The selected 1-based level numbers out of `count`.
     pub fn pick(&self, count: usize) -> Result<Vec<usize>> {
+        let has = match count {
+            0 => "the file has no levels".to_string(),
+            n => format!("the file has {}", plural(n, "level")),
+        };
         let (a, b) = match (&self.level, &self.range) {
             (Some(n), _) => (*n, *n),
             (None, Some(range)) => {
@@ -154,12 +166,91 @@ impl Selection {
                 let b: usize = b.trim().parse().with_context(|| format!("bad level range {range:?}"))?;
                 (a, b)
             }
+            (None, None) if count == 0 => bail!("{has}"),
             (None, None) => (1, count),
         };
-        if a == 0 || a > b || b > count {
-            bail!("level selection {a}-{b} is outside 1-{count} (the file has {count} levels)");
+        if a > b {
+            bail!("--levels {a}-{b} is empty: the first level comes after the last");
+        }
+        if a == 0 || b > count {
+            if a == b {
+                bail!("there is no level {a} ({has}, numbered from 1)");
+            }
+            bail!("levels {a}-{b} reach outside 1-{count} ({has}, numbered from 1)");
         }
         Ok((a..=b).collect())
+    }
+
+    /// Whether the user picked levels (rather than taking the whole file).
+    pub fn is_given(&self) -> bool {
+        self.level.is_some() || self.range.is_some()
+    }
+}
+
+/// `n` and the word, in the singular for 1: "1 move", "2 moves", "0 levels".
+pub fn plural(n: usize, word: &str) -> String {
+    let ending = if ["s", "x", "sh", "ch"].iter().any(|e| word.ends_with(e)) { "es" } else { "s" };
+    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}{ending}") }
+}
+
+/// " (title)" to print after "level N", or nothing when the level has no title or its title
+/// only repeats the number ("1", "Level 1").
+pub fn title_suffix(n: usize, title: Option<&str>) -> String {
+    match title.map(str::trim) {
+        None | Some("") => String::new(),
+        Some(t) if t == n.to_string() || t.eq_ignore_ascii_case(&format!("level {n}")) => String::new(),
+        Some(t) => format!(" ({t})"),
+    }
+}
+
+/// Prints a problem with one level (it does not parse, say) and goes on with the others.
+pub fn level_error(msg: &str) {
+    eprintln!("error: {msg}");
+}
+
+/// Counts the outcomes of a run of several levels, for the closing summary line.
+pub struct Tally {
+    start: std::time::Instant,
+    levels: usize,
+    solved: usize,
+    unsolvable: usize,
+    /// Levels not solved, by status ("timeout", "memory-limit", ...), in first-seen order.
+    other: Vec<(String, usize)>,
+}
+
+impl Tally {
+    pub fn start() -> Tally {
+        Tally { start: std::time::Instant::now(), levels: 0, solved: 0, unsolvable: 0, other: Vec::new() }
+    }
+
+    /// Counts one level by its status (`solved`, `unsolvable`, `timeout`, `error`, ...).
+    pub fn add(&mut self, status: &str) {
+        self.levels += 1;
+        match status {
+            "solved" => self.solved += 1,
+            "unsolvable" => self.unsolvable += 1,
+            other => match self.other.iter_mut().find(|(s, _)| s == other) {
+                Some((_, n)) => *n += 1,
+                None => self.other.push((other.to_string(), 1)),
+            },
+        }
+    }
+
+    /// "40 levels: 38 solved, 1 proven unsolvable, 1 unsolved (1 timeout) in 12.35 s".
+    pub fn line(&self) -> String {
+        let mut parts = vec![format!("{} solved", self.solved)];
+        if self.unsolvable > 0 {
+            parts.push(format!("{} proven unsolvable", self.unsolvable));
+        }
+        let unsolved: usize = self.other.iter().map(|(_, n)| n).sum();
+        let detail: Vec<String> = self.other.iter().map(|(s, n)| format!("{n} {s}")).collect();
+        if unsolved > 0 {
+            parts.push(format!("{unsolved} unsolved ({})", detail.join(", ")));
+        } else {
+            parts.push("0 unsolved".to_string());
+        }
+        let secs = self.start.elapsed().as_secs_f64();
+        format!("{}: {} in {secs:.2} s", plural(self.levels, "level"), parts.join(", "))
     }
 }
 
@@ -204,5 +295,6 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Show(a) => show::run(a),
         Command::Apply(a) => apply::run(a),
         Command::Convert(a) => convert::run(a),
+        Command::Next(a) => next::run(a),
     }
 }
