@@ -29,7 +29,8 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 /// Reads XSB/SOK level files (many levels per file, titles, comments, run-length encoded rows),
 /// integer grids (.lisp, `(setq p1 '((1 1 1) …))`), JSON object grids (.json) and weighted
 /// warehouse files (.txt); the format is detected from the extension and content, or forced with
-/// --format. Select levels with --level N or --levels A-B (1-based).
+/// --format. A file named - is read from standard input. Select levels with --level N or
+/// --levels A-B (1-based).
 ///
 /// Exit status: 0 success, 1 a negative result (an invalid solution, an unsolved level, an
 /// impossible move), 2 bad input or usage, 130 interrupted by Ctrl-C (solve and bench first
@@ -261,8 +262,16 @@ pub struct LevelFile {
 }
 
 impl LevelFile {
+    /// Reads and parses `path`; `-` reads standard input (the format is then detected from the
+    /// content alone, and messages name it `<stdin>`).
     pub fn load(path: &Path, input: &InputArgs) -> Result<LevelFile> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let (path, text) = if path == Path::new("-") {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("cannot read standard input")?;
+            (Path::new("<stdin>"), text)
+        } else {
+            (path, std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?)
+        };
         let format = input.format.map(FormatArg::format).unwrap_or_else(|| sokoban::format::detect(path, &text));
         let mut options = sokoban::format::default_options(format);
         if let Some(rule) = input.rule {

@@ -369,11 +369,11 @@ fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: O
             let optimal = s.optimal.map(|o| format!(", optimal in {}", o.name())).unwrap_or_default();
             let cost = if config.mode == Mode::Cost { format!(", cost {}", s.cost) } else { String::new() };
             println!(
-                "level {n}{title}: {}, {}, {}{cost}{optimal}, {} nodes, {:.3} s",
+                "level {n}{title}: {}, {}, {}{cost}{optimal}, {}, {:.3} s",
                 out.status(),
                 plural(s.moves.len(), "move"),
                 plural(s.pushes, "push"),
-                s.stats.expanded,
+                plural(s.stats.expanded as usize, "node"),
                 s.stats.seconds
             );
             println!("{}", sokoban::moves::write(&s.moves, format));
@@ -383,7 +383,8 @@ fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: O
         }
         Err(e) => {
             let st = e.stats();
-            println!("level {n}{title}: {}, {} nodes, {:.3} s", out.status(), st.expanded, st.seconds);
+            let nodes = plural(st.expanded as usize, "node");
+            println!("level {n}{title}: {}, {nodes}, {:.3} s", out.status(), st.seconds);
         }
     }
     Ok(())
