@@ -24,8 +24,8 @@ pub struct NextArgs {
     pub input: InputArgs,
     /// Play these moves first (LURD, a JSON array or words) and list the successors of where
     /// they lead; an illegal move prints "Impossible" and exits 1.
-    #[arg(long, allow_hyphen_values = true, default_value = "")]
-    pub moves: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub moves: Option<String>,
     /// Print one JSON array: [{"move": "up", "lurd": "U", "push": true, "solved": false,
     /// "board": …}, …].
     #[arg(long)]
@@ -35,7 +35,7 @@ pub struct NextArgs {
 pub fn run(a: NextArgs) -> Result<ExitCode> {
     let file = LevelFile::load(&a.levels, &a.input)?;
     let level = one_level(&file, &a.select)?;
-    let Some(Played { position, .. }) = play(level, &a.moves, false, a.json)? else {
+    let Some(Played { position, .. }) = play(level, a.moves.as_deref().unwrap_or(""), false, a.json)? else {
         return Ok(ExitCode::from(EXIT_NEGATIVE));
     };
     let successors = position.successors(level);
