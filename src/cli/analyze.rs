@@ -7,7 +7,6 @@ use anyhow::Result;
 use clap::Args;
 use sokoban::analysis::Analysis;
 use sokoban::level::Tile;
-use sokoban::solver::hungarian::{FORBIDDEN, Hungarian};
 
 use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection, level_error, plural, title_suffix};
 
@@ -43,16 +42,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
             continue;
         }
         let an = Analysis::new(level);
-        let boxes: Vec<usize> = level.boxes().iter().map(|&b| an.index_of(b)).collect();
-        let cost = |b: usize, g: usize| match an.distance(g, boxes[b]) {
-            sokoban::analysis::NONE => FORBIDDEN,
-            d => i64::from(d),
-        };
-        let bound = if boxes.len() <= an.goals() {
-            Hungarian::default().solve(boxes.len(), an.goals(), cost)
-        } else {
-            Hungarian::default().solve(an.goals(), boxes.len(), |g, b| cost(b, g))
-        };
+        let bound = sokoban::solver::bound::start_bound(level);
         let title = title_suffix(n, level.title());
         let squares = plural(an.squares(), "square");
         println!("Level {n}{title}: {squares}, {} live, {} dead", an.live(), an.squares() - an.live());

@@ -29,11 +29,17 @@
 
 pub mod astar;
 pub mod bfs;
+pub mod bound;
+pub mod budget;
 pub mod corral;
 pub mod deadlock;
 pub mod expand;
 pub mod frozen;
 pub mod hungarian;
+pub mod open;
+pub mod state;
+pub mod store;
+pub mod successors;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -43,14 +49,51 @@ use crate::analysis::Analysis;
 use crate::level::Level;
 use crate::rules::Move;
 
-/// What to minimise.
+/// What the user asks for: an objective and the engine that pursues it (see
+/// [`Mode::plan`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
+    /// Fewest pushes, proven (A*).
     #[default]
     Pushes,
+    /// Fewest moves, then fewest pushes, proven (A*).
     Moves,
+    /// Least total cost, proven (A*).
     Cost,
+    /// Fewest moves by breadth-first search over unit moves (the textbook baseline).
     Bfs,
+}
+
+/// What a search minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Objective {
+    /// Box pushes.
+    Pushes,
+    /// Player moves, then pushes.
+    Moves,
+    /// 1 per move plus the pushed box's weight per push.
+    Cost,
+}
+
+/// How a search runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// A* over pushes with a consistent lower bound ([`astar`]): proves its objective.
+    AStar,
+    /// Breadth-first search over unit moves ([`bfs`]): proves the fewest moves.
+    Bfs,
+}
+
+impl Mode {
+    /// The engine and objective of this mode.
+    pub fn plan(self) -> (Engine, Objective) {
+        match self {
+            Mode::Pushes => (Engine::AStar, Objective::Pushes),
+            Mode::Moves => (Engine::AStar, Objective::Moves),
+            Mode::Cost => (Engine::AStar, Objective::Cost),
+            Mode::Bfs => (Engine::Bfs, Objective::Moves),
+        }
+    }
 }
 
 /// The lower bound used by the A* modes.
@@ -175,6 +218,9 @@ pub enum SolveError {
     NodeLimit(Stats),
     #[error("cancelled")]
     Cancelled(Stats),
+    /// The engine returned a solution that the independent verifier rejected (a bug).
+    #[error("internal error: the solution found failed verification")]
+    Unverified(Stats),
 }
 
 impl SolveError {
@@ -184,7 +230,8 @@ impl SolveError {
             | SolveError::Timeout(s)
             | SolveError::MemoryLimit(s)
             | SolveError::NodeLimit(s)
-            | SolveError::Cancelled(s) => s,
+            | SolveError::Cancelled(s)
+            | SolveError::Unverified(s) => s,
         }
     }
     /// The short status name used in reports (`unsolvable`, `timeout`, `memory-limit`, …).
@@ -195,18 +242,27 @@ impl SolveError {
             SolveError::MemoryLimit(_) => "memory-limit",
             SolveError::NodeLimit(_) => "node-limit",
             SolveError::Cancelled(_) => "cancelled",
+            SolveError::Unverified(_) => "invalid",
         }
     }
 }
 
-/// Solves a level under `config`.
+/// Solves a level under `config`. Every solution returned has been replayed by the
+/// independent verifier ([`crate::verify`]); an engine answer that fails the replay is reported
+/// as [`SolveError::Unverified`], never returned.
 pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
-    match config.mode {
-        Mode::Bfs => bfs::solve(level, config),
-        _ => {
+    let (engine, objective) = config.mode.plan();
+    let solution = match engine {
+        Engine::Bfs => bfs::solve(level, config)?,
+        Engine::AStar => {
             let analysis = Analysis::new(level);
-            astar::solve(level, &analysis, config)
+            astar::solve(level, &analysis, config, objective)?
         }
+    };
+    if crate::verify::verify(level, &solution.lurd).is_valid_solution() {
+        Ok(solution)
+    } else {
+        Err(SolveError::Unverified(solution.stats))
     }
 }
 
