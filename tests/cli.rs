@@ -413,3 +413,31 @@ fn next_lists_successors_up_right_down_left_as_apply_would_reach_them() {
     let (code, out, _) = sokoban(&["next", "data/microban.xsb", "--level", "1", "--moves", "rrr"]);
     assert_eq!((code, out.trim()), (1, "Impossible"));
 }
+
+#[test]
+fn a_level_file_named_dash_is_read_from_standard_input() {
+    use std::io::Write;
+    let run = |input: &str, args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sokoban"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run sokoban");
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+        (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+    };
+    let (code, out, _) = run("#######\n#@ $ .#\n#######\n", &["solve", "-"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("level 1: solved, 3 moves, 2 pushes,"), "{out}");
+    // An integer grid is recognised by its content alone.
+    let (code, out, _) = run("((1 1 1 1 1)(1 3 2 4 1)(1 1 1 1 1))", &["apply", "-", "--moves", "R"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "((1 1 1 1 1)(1 0 3 5 1)(1 1 1 1 1))");
+    let (code, _, err) = run("#####\n#@$x#\n#####\n", &["show", "-"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: <stdin>:2:4:"), "{err}");
+}

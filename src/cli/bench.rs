@@ -235,7 +235,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             println!("| not solved | {} |", unsolved.join(" "));
         }
         if interrupted {
-            println!("| interrupted (Ctrl-C) | {} levels cancelled or not run |", count("cancelled"));
+            println!("| interrupted (Ctrl-C) | {} cancelled or not run |", super::plural(count("cancelled"), "level"));
         }
     }
     if interrupted {
