@@ -307,3 +307,57 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Next(a) => next::run(a),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plural_forms() {
+        assert_eq!(plural(1, "move"), "1 move");
+        assert_eq!(plural(0, "move"), "0 moves");
+        assert_eq!(plural(2, "push"), "2 pushes");
+        assert_eq!(plural(1, "box"), "1 box");
+        assert_eq!(plural(3, "box"), "3 boxes");
+    }
+
+    #[test]
+    fn a_title_that_repeats_the_number_is_not_shown() {
+        assert_eq!(title_suffix(1, Some("1")), "");
+        assert_eq!(title_suffix(7, Some("Level 7")), "");
+        assert_eq!(title_suffix(7, Some("7 ")), "");
+        assert_eq!(title_suffix(7, Some("1")), " (1)");
+        assert_eq!(title_suffix(2, Some("Lockdown")), " (Lockdown)");
+        assert_eq!(title_suffix(2, None), "");
+    }
+
+    #[test]
+    fn selections_and_their_messages() {
+        let level = |n| Selection { level: Some(n), range: None };
+        let range = |r: &str| Selection { level: None, range: Some(r.to_string()) };
+        assert_eq!(Selection::default().pick(3).unwrap(), vec![1, 2, 3]);
+        assert_eq!(level(2).pick(3).unwrap(), vec![2]);
+        assert_eq!(range("2-3").pick(3).unwrap(), vec![2, 3]);
+        assert_eq!(range("2").pick(3).unwrap(), vec![2]);
+        let err = |s: Selection, n| s.pick(n).unwrap_err().to_string();
+        assert_eq!(err(level(2), 1), "there is no level 2 (the file has 1 level, numbered from 1)");
+        assert_eq!(err(level(0), 5), "there is no level 0 (the file has 5 levels, numbered from 1)");
+        assert_eq!(err(range("4-9"), 5), "levels 4-9 reach outside 1-5 (the file has 5 levels, numbered from 1)");
+        assert_eq!(err(range("3-2"), 5), "--levels 3-2 is empty: the first level comes after the last");
+        assert_eq!(err(Selection::default(), 0), "the file has no levels");
+        assert!(err(range("a-2"), 5).starts_with("bad level range"));
+    }
+
+    #[test]
+    fn the_summary_line_counts_each_outcome() {
+        let mut t = Tally::start();
+        for s in ["solved", "timeout", "solved", "unsolvable", "timeout", "error"] {
+            t.add(s);
+        }
+        let line = t.line();
+        assert!(
+            line.starts_with("6 levels: 2 solved, 1 proven unsolvable, 3 unsolved (2 timeout, 1 error) in "),
+            "{line}"
+        );
+    }
+}
