@@ -8,7 +8,7 @@ use clap::Args;
 use sokoban::analysis::Analysis;
 use sokoban::level::Tile;
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection};
+use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection, level_error, plural, title_suffix};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -32,7 +32,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
         let level = match file.get(n) {
             Ok(l) => l,
             Err(msg) => {
-                eprintln!("{msg}");
+                level_error(&msg);
                 code = EXIT_BAD_INPUT;
                 continue;
             }
@@ -43,8 +43,9 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
         }
         let an = Analysis::new(level);
         let bound = sokoban::solver::bound::start_bound(level);
-        let title = level.title().map(|t| format!(" ({t})")).unwrap_or_default();
-        println!("Level {n}{title}: {} squares, {} live, {} dead", an.squares(), an.live(), an.squares() - an.live());
+        let title = title_suffix(n, level.title());
+        let squares = plural(an.squares(), "square");
+        println!("Level {n}{title}: {squares}, {} live, {} dead", an.live(), an.squares() - an.live());
         println!("Dead squares are marked x (a box there can never reach a goal).");
         let raw = level.to_raw();
         for r in 0..level.height() {
@@ -62,7 +63,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
             println!("{}", row.trim_end());
         }
         match bound {
-            Some(b) => println!("Lower bound (push matching) of the start: {b} pushes"),
+            Some(b) => println!("Lower bound (push matching) of the start: {}", plural(b as usize, "push")),
             None => println!("Lower bound of the start: none, no box-to-goal matching exists (deadlocked)"),
         }
         println!();

@@ -158,7 +158,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             outcomes.push(out);
         }
         Err(msg) => {
-            bar.suspend(|| eprintln!("{msg}"));
+            bar.suspend(|| super::level_error(&msg));
             code = EXIT_BAD_INPUT;
         }
     });
@@ -229,7 +229,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             println!("| not solved | {} |", unsolved.join(" "));
         }
         if interrupted {
-            println!("| interrupted (Ctrl-C) | {} levels cancelled or not run |", count(Status::Cancelled));
+            let cancelled = super::plural(count(Status::Cancelled), "level");
+            println!("| interrupted (Ctrl-C) | {cancelled} cancelled or not run |");
         }
     }
     if interrupted {

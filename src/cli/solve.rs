@@ -15,7 +15,7 @@ use sokoban::rules::Position;
 use sokoban::solver::{Config, Heuristic, Mode, Solution, SolveError, Status, solve};
 use sokoban::{Level, Move};
 
-use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, interrupt, pool};
+use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, Tally, interrupt, plural, pool};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ModeArg {
@@ -270,6 +270,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         spinner.enable_steady_tick(Duration::from_millis(100));
     }
     let finished = AtomicU64::new(0);
+    let mut tally = Tally::start();
     let work = |i: usize| -> Result<Outcome, String> {
         let n = picked[i];
         let level = file.get(n)?;
@@ -294,7 +295,8 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         let out = match result {
             Ok(out) => out,
             Err(msg) => {
-                spinner.suspend(|| eprintln!("{msg}"));
+                spinner.suspend(|| super::level_error(&msg));
+                tally.add(None);
                 code = EXIT_BAD_INPUT;
                 return Ok(());
             }
@@ -302,6 +304,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         if interrupt::interrupted() && out.status() == Status::Cancelled {
             return Ok(()); // reported once, below
         }
+        tally.add(Some(out.status()));
         let level = file.get(n).expect("solved levels parsed");
         spinner.suspend(|| print_outcome(&a, &config, level, n, out, &mut code))
     };
@@ -316,6 +319,9 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     spinner.finish_and_clear();
     if let Some(e) = failure {
         return Err(e);
+    }
+    if picked.len() > 1 {
+        eprintln!("{}", tally.line());
     }
     if interrupt::interrupted() {
         eprintln!("interrupted: the levels above were finished, the rest were not run");
@@ -343,17 +349,17 @@ fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: O
         println!("{json}");
         return Ok(());
     }
-    let title = out.title.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
+    let title = super::title_suffix(n, out.title.as_deref());
     match &out.result {
         Ok(s) => {
             let optimal = s.optimal.map(|o| format!(", optimal in {}", o.name())).unwrap_or_default();
             let cost = if config.mode == Mode::Cost { format!(", cost {}", s.cost) } else { String::new() };
             println!(
-                "level {n}{title}: {}, {} moves, {} pushes{cost}{optimal}, {} nodes, {:.3} s",
+                "level {n}{title}: {}, {}, {}{cost}{optimal}, {}, {:.3} s",
                 out.status().name(),
-                s.moves.len(),
-                s.pushes,
-                s.stats.expanded,
+                plural(s.moves.len(), "move"),
+                plural(s.pushes, "push"),
+                plural(s.stats.expanded as usize, "node"),
                 s.stats.seconds
             );
             println!("{}", sokoban::moves::write(&s.moves, format));
@@ -363,7 +369,8 @@ fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: O
         }
         Err(e) => {
             let st = e.stats();
-            println!("level {n}{title}: {}, {} nodes, {:.3} s", out.status().name(), st.expanded, st.seconds);
+            let nodes = plural(st.expanded as usize, "node");
+            println!("level {n}{title}: {}, {nodes}, {:.3} s", out.status().name(), st.seconds);
         }
     }
     Ok(())

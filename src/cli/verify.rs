@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use sokoban::verify::{Verdict, verify};
 
-use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile};
+use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, plural};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -15,6 +15,9 @@ pub struct VerifyArgs {
     pub levels: PathBuf,
     /// The solutions: JSON lines or TSV (level number first, LURD last).
     pub solutions: PathBuf,
+    /// Check only the solutions of these levels (the others in SOLUTIONS are skipped).
+    #[command(flatten)]
+    pub select: Selection,
     #[command(flatten)]
     pub input: InputArgs,
     /// Print one JSON object per solution.
@@ -29,13 +32,21 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
     let file = LevelFile::load(&a.levels, &a.input)?;
     let text =
         std::fs::read_to_string(&a.solutions).with_context(|| format!("cannot read {}", a.solutions.display()))?;
-    let entries = sokoban::solutions::parse(&text).with_context(|| format!("in {}", a.solutions.display()))?;
+    let mut entries = sokoban::solutions::parse(&text).with_context(|| format!("in {}", a.solutions.display()))?;
+    if a.select.is_given() {
+        let picked = a.select.pick(file.levels.len())?;
+        entries.retain(|e| picked.contains(&e.level));
+        if entries.is_empty() {
+            anyhow::bail!("{} has no solution for the selected levels", a.solutions.display());
+        }
+    }
     let (mut ok, mut bad) = (0usize, 0usize);
     let mut input_error = false;
     for e in &entries {
         let (status, detail, report) = if e.level == 0 || e.level > file.levels.len() {
             input_error = true;
-            let msg = format!("no level {} in {} ({} levels)", e.level, file.path.display(), file.levels.len());
+            let msg =
+                format!("no level {} in {} ({})", e.level, file.path.display(), plural(file.levels.len(), "level"));
             (None, msg, None)
         } else {
             match file.get(e.level) {
@@ -79,13 +90,13 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
             });
             println!("{obj}");
         } else if valid {
-            println!("level {}: valid, {moves} moves, {pushes} pushes", e.level);
+            println!("level {}: valid, {}, {}", e.level, plural(moves, "move"), plural(pushes, "push"));
         } else {
             println!("level {}: {status}: {detail}", e.level);
         }
     }
     if !a.json {
-        println!("{ok} valid, {bad} invalid of {} solutions", entries.len());
+        println!("{ok} valid, {bad} invalid of {}", plural(entries.len(), "solution"));
     }
     Ok(ExitCode::from(if input_error {
         EXIT_BAD_INPUT
