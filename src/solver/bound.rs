@@ -106,7 +106,8 @@ impl LowerBound {
             Heuristic::Hungarian => {
                 let dist = self.tables.table(table);
                 let weights = &self.push_weight;
-                let cost = |b: usize, g: usize| pair_cost(a, dist, weights, boxes, b, g);
+                let costs = Costs::new(a, dist, weights, boxes);
+                let cost = move |b: usize, g: usize| costs.at(b, g);
                 let total = if self.cover_goals {
                     self.hungarian.solve(a.goals(), boxes.len(), |g, b| cost(b, g))?
                 } else {
@@ -146,7 +147,8 @@ impl LowerBound {
             let dist = self.tables.table(table);
             let weights = &self.push_weight;
             let n = parent.len();
-            if self.hungarian.solve(n, n, |b, g| pair_cost(a, dist, weights, parent, b, g)).is_some() {
+            let costs = Costs::new(a, dist, weights, parent);
+            if self.hungarian.solve(n, n, move |b, g| costs.at(b, g)).is_some() {
                 self.hungarian.save();
                 self.saved = true;
             } else {
@@ -158,20 +160,37 @@ impl LowerBound {
         }
         let dist = self.tables.table(table);
         let weights = &self.push_weight;
-        let total = self.hungarian.resolve_row(child.len(), moved, |b, g| pair_cost(a, dist, weights, child, b, g))?;
+        let costs = Costs::new(a, dist, weights, child);
+        let total = self.hungarian.resolve_row(child.len(), moved, move |b, g| costs.at(b, g))?;
         Some(total as u64)
     }
 }
 
-/// The matching cost of box `b` (an index into `boxes`) to goal `g` over distance table `dist`.
-/// `weights` is empty when every push costs 1 (the hot case: no load, no multiply).
-#[inline(always)]
-fn pair_cost(a: &Analysis, dist: &[u16], weights: &[i64], boxes: &[BoxAt], b: usize, g: usize) -> i64 {
-    let bx = boxes[b];
-    match dist[g * a.squares() + bx.sq.index()] {
-        UNREACHABLE => FORBIDDEN,
-        d if weights.is_empty() => i64::from(d),
-        d => i64::from(d) * weights[usize::from(bx.class)],
+/// The matching costs of a set of boxes over one distance table, held by value so the
+/// Hungarian's inner loop reads them without chasing references.
+#[derive(Clone, Copy)]
+struct Costs<'t> {
+    dist: &'t [u16],
+    goals: usize,
+    /// Empty when every push costs 1 (the hot case: no load, no multiply).
+    weights: &'t [i64],
+    boxes: &'t [BoxAt],
+}
+
+impl<'t> Costs<'t> {
+    fn new(a: &Analysis, dist: &'t [u16], weights: &'t [i64], boxes: &'t [BoxAt]) -> Costs<'t> {
+        Costs { dist, goals: a.goals(), weights, boxes }
+    }
+
+    /// The cost of box `b` (an index into the boxes) to goal `g`.
+    #[inline(always)]
+    fn at(&self, b: usize, g: usize) -> i64 {
+        let bx = self.boxes[b];
+        match self.dist[bx.sq.index() * self.goals + g] {
+            UNREACHABLE => FORBIDDEN,
+            d if self.weights.is_empty() => i64::from(d),
+            d => i64::from(d) * self.weights[usize::from(bx.class)],
+        }
     }
 }
 

@@ -34,7 +34,7 @@ impl TableId {
 
 /// The distance tables seen so far, by id.
 pub struct FrozenTables {
-    squares: usize,
+    goals: usize,
     tables: Vec<Box<[u16]>>,
     ids: HashMap<Box<[u64]>, TableId>,
     /// Bytes held by the tables and the index.
@@ -46,13 +46,17 @@ pub struct FrozenTables {
 impl FrozenTables {
     /// The static table of `a`, ready to add frozen sets to.
     pub fn new(a: &Analysis) -> FrozenTables {
-        let base: Box<[u16]> = a.distance_table().into();
+        // The analysis keeps goal-major rows; the bound reads one box against every goal, so the
+        // tables here are square-major: entry `s * goals + g`.
+        let (n, goals) = (a.squares(), a.goals());
+        let by_goal = a.distance_table();
+        let base: Box<[u16]> = (0..n * goals).map(|i| by_goal[(i % goals) * n + i / goals]).collect();
         let bytes = base.len() * 2;
-        FrozenTables { squares: a.squares(), tables: vec![base], ids: HashMap::new(), bytes, queue: Vec::new() }
+        FrozenTables { goals, tables: vec![base], ids: HashMap::new(), bytes, queue: Vec::new() }
     }
 
-    /// Table `id`: entry `g * squares + s` is the pushes from solver square `s` to goal `g`, or
-    /// [`UNREACHABLE`].
+    /// Table `id`: entry `s * goals + g` is the pushes from solver square `s` to goal `g`, or
+    /// [`UNREACHABLE`] (square-major, so one box's distances to all goals are contiguous).
     #[inline]
     pub fn table(&self, id: TableId) -> &[u16] {
         &self.tables[usize::from(id.0)]
@@ -87,13 +91,13 @@ impl FrozenTables {
     }
 
     fn build(&mut self, a: &Analysis, frozen: &[u64]) -> Box<[u16]> {
-        let n = self.squares;
+        let goals = self.goals;
         let is_frozen = |s: Sq| a.is_goal(s) && frozen[s.index() / 64] >> (s.index() % 64) & 1 == 1;
-        let mut dist = vec![UNREACHABLE; a.goals() * n].into_boxed_slice();
+        let mut dist = vec![UNREACHABLE; a.goals() * a.squares()].into_boxed_slice();
         for goal in a.all().take(a.goals()) {
             let g = goal.index();
-            let row = &mut dist[g * n..(g + 1) * n];
-            row[g] = 0;
+            let at = |s: Sq| s.index() * goals + g;
+            dist[at(goal)] = 0;
             if is_frozen(goal) {
                 // Its own box stays; no other box can use the goal.
                 continue;
@@ -107,13 +111,13 @@ impl FrozenTables {
                 for d in Dir::ALL {
                     // A box on `s` pushed in direction `d` lands on `t`; the player stands on `p`.
                     let Some(s) = a.neighbor(t, d.opposite()) else { continue };
-                    if is_frozen(s) || row[s.index()] != UNREACHABLE {
+                    if is_frozen(s) || dist[at(s)] != UNREACHABLE {
                         continue;
                     }
                     if a.neighbor(s, d.opposite()).is_none_or(is_frozen) {
                         continue;
                     }
-                    row[s.index()] = row[t.index()] + 1;
+                    dist[at(s)] = dist[at(t)] + 1;
                     self.queue.push(s);
                 }
             }
@@ -136,23 +140,24 @@ mod tests {
         let mut tables = FrozenTables::new(&a);
         let sq = |c| a.sq(level.square_at(1, c).unwrap()).index();
         let (inner, outer) = (sq(1), sq(2));
-        assert_eq!(tables.table(TableId::STATIC)[inner * a.squares() + sq(3)], 2);
+        let goals = a.goals();
+        assert_eq!(tables.table(TableId::STATIC)[sq(3) * goals + inner], 2);
         let mut frozen = vec![0u64; 1];
         frozen[0] |= 1 << inner;
         let id = tables.id(&a, &frozen).unwrap();
         assert_ne!(id, TableId::STATIC);
         let t = tables.table(id);
-        let n = a.squares();
-        assert_eq!(t[inner * n + inner], 0, "the frozen box keeps its goal");
-        assert_eq!(t[inner * n + sq(3)], UNREACHABLE, "no other box reaches the taken goal");
-        assert_eq!(t[outer * n + sq(3)], 1);
-        assert_eq!(t[outer * n + sq(4)], 2);
+        let at = |goal: usize, s: usize| t[s * goals + goal];
+        assert_eq!(at(inner, inner), 0, "the frozen box keeps its goal");
+        assert_eq!(at(inner, sq(3)), UNREACHABLE, "no other box reaches the taken goal");
+        assert_eq!(at(outer, sq(3)), 1);
+        assert_eq!(at(outer, sq(4)), 2);
         assert_eq!(tables.id(&a, &frozen), Some(id), "tables are built once per frozen set");
         assert_eq!(tables.count(), 2);
 
         // Frozen on the outer goal, the inner goal is cut off.
         let id = tables.id(&a, &[1 << outer]).unwrap();
-        assert_eq!(tables.table(id)[inner * n + sq(3)], UNREACHABLE);
+        assert_eq!(tables.table(id)[sq(3) * goals + inner], UNREACHABLE);
     }
 
     #[test]
@@ -162,6 +167,6 @@ mod tests {
         let mut tables = FrozenTables::new(&a);
         assert_eq!(tables.id(&a, &[0]), Some(TableId::STATIC));
         let b = a.sq(level.square_at(1, 2).unwrap());
-        assert_eq!(Some(tables.table(TableId::STATIC)[b.index()]), a.distance(0, b));
+        assert_eq!(Some(tables.table(TableId::STATIC)[b.index() * a.goals()]), a.distance(0, b));
     }
 }

@@ -29,17 +29,21 @@ pub trait OpenList<G> {
 /// Bucketed open list for `u32` costs.
 #[derive(Debug, Default)]
 pub struct Buckets {
-    /// `buckets[f][g]`: handles with that f and g. Trailing empty g heaps are removed, so the
-    /// last heap of a bucket holds its largest g.
-    buckets: Vec<Vec<BinaryHeap<Reverse<NodeId>>>>,
+    /// `buckets[f][g]`: handles with that f and g (`None` when there are none; boxed so an
+    /// empty slot costs 8 bytes). Trailing empty slots are removed, so the last slot of a
+    /// bucket holds its largest g.
+    buckets: Vec<Vec<Option<Box<Heap4>>>>,
     /// No entry has an f below this.
     lowest: usize,
     len: usize,
     bytes: usize,
 }
 
+/// A min-heap of handles.
+type Heap4 = BinaryHeap<Reverse<NodeId>>;
+
 impl Buckets {
-    fn heap_bytes(h: &BinaryHeap<Reverse<NodeId>>) -> usize {
+    fn heap_bytes(h: &Heap4) -> usize {
         h.capacity() * 4 + 24
     }
 }
@@ -56,10 +60,10 @@ impl OpenList<u32> for Buckets {
         }
         let bucket = &mut self.buckets[f];
         if bucket.len() <= g {
-            self.bytes += (g + 1 - bucket.len()) * 24;
-            bucket.resize_with(g + 1, BinaryHeap::new);
+            self.bytes += (g + 1 - bucket.len()) * 8;
+            bucket.resize_with(g + 1, || None);
         }
-        let heap = &mut bucket[g];
+        let heap = bucket[g].get_or_insert_with(Default::default);
         self.bytes -= Buckets::heap_bytes(heap);
         heap.push(Reverse(node));
         self.bytes += Buckets::heap_bytes(heap);
@@ -78,11 +82,15 @@ impl OpenList<u32> for Buckets {
         }
         let bucket = &mut self.buckets[self.lowest];
         let g = bucket.len() - 1;
-        let heap = &mut bucket[g];
-        let Reverse(node) = heap.pop().expect("the last heap of a bucket is never empty");
-        while bucket.last().is_some_and(BinaryHeap::is_empty) {
-            let empty = bucket.pop().expect("checked");
-            self.bytes -= Buckets::heap_bytes(&empty);
+        let heap = bucket[g].as_mut().expect("the last slot of a bucket is never empty");
+        let Reverse(node) = heap.pop().expect("the last slot of a bucket is never empty");
+        if heap.is_empty() {
+            self.bytes -= Buckets::heap_bytes(heap);
+            bucket[g] = None;
+        }
+        while bucket.last().is_some_and(Option::is_none) {
+            bucket.pop();
+            self.bytes -= 8;
         }
         if bucket.is_empty() {
             *bucket = Vec::new();

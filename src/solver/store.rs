@@ -67,11 +67,13 @@ struct Chunked<T> {
     width: usize,
     chunks: Vec<Vec<T>>,
     len: usize,
+    /// Elements allocated in all chunks.
+    capacity: usize,
 }
 
 impl<T: Copy> Chunked<T> {
     fn new(width: usize) -> Chunked<T> {
-        Chunked { width, chunks: Vec::new(), len: 0 }
+        Chunked { width, chunks: Vec::new(), len: 0, capacity: 0 }
     }
 
     #[inline]
@@ -87,18 +89,39 @@ impl<T: Copy> Chunked<T> {
     }
 
     fn push(&mut self, item: &[T]) {
+        let full = CHUNK * self.width;
         if self.len.is_multiple_of(CHUNK) {
-            self.chunks.push(Vec::with_capacity(CHUNK * self.width));
+            self.chunks.push(Vec::new());
         }
-        self.chunks.last_mut().expect("a chunk was just made").extend_from_slice(item);
+        let chunk = self.chunks.last_mut().expect("a chunk was just made");
+        if chunk.len() == chunk.capacity() {
+            // A chunk starts small and grows by a quarter up to its full size, so a small search
+            // holds little more than it stores.
+            let before = chunk.capacity();
+            chunk.reserve_exact(Chunked::<T>::next_capacity(before, self.width, full) - before);
+            self.capacity += chunk.capacity() - before;
+        }
+        chunk.extend_from_slice(item);
         self.len += 1;
+    }
+
+    fn next_capacity(capacity: usize, width: usize, full: usize) -> usize {
+        (capacity + capacity / 4).next_multiple_of(width).max(64 * width).min(full)
     }
 
     /// Bytes allocated, and the bytes the next push would allocate.
     fn bytes(&self) -> (usize, usize) {
-        let chunk = CHUNK * self.width * std::mem::size_of::<T>();
-        let next = if self.len.is_multiple_of(CHUNK) { chunk } else { 0 };
-        (self.chunks.len() * chunk, next)
+        let size = std::mem::size_of::<T>();
+        let full = CHUNK * self.width;
+        let held = self.capacity * size;
+        let next = match self.chunks.last() {
+            Some(c) if c.len() < c.capacity() => 0,
+            Some(c) if c.len() < full => {
+                (Chunked::<T>::next_capacity(c.capacity(), self.width, full) - c.capacity()) * size
+            }
+            _ => 64 * self.width * size,
+        };
+        (held, next)
     }
 }
 
