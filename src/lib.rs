@@ -22,6 +22,11 @@ pub mod solutions;
 pub mod solver;
 pub mod verify;
 
+/// The README's code blocks, compiled and run as doctests (its Rust example must stay true).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub use error::{Error, MoveParseError, ParseError, ParseErrorKind};
 pub use level::{Dir, Level, SolvedRule, Square};
 pub use rules::{Move, Position};

@@ -50,12 +50,12 @@ fn examples() -> Vec<Example> {
             i += 1;
         }
         i += 1;
-        // A plain block right after a block of one command shows that command's output.
+        // A text block right after a block of one command shows that command's output.
         let mut j = i;
         while j < lines.len() && lines[j].trim().is_empty() {
             j += 1;
         }
-        if out.len() == first + 1 && j < lines.len() && lines[j].trim() == "```" {
+        if out.len() == first + 1 && j < lines.len() && lines[j].trim() == "```text" {
             let end = (j + 1..lines.len()).find(|&k| lines[k].trim() == "```").expect("closed block");
             out[first].shown_output = Some(lines[j + 1..end].join("\n") + "\n");
             i = end + 1;
