@@ -6,7 +6,7 @@
 
 use fixedbitset::FixedBitSet;
 
-use crate::level::{Dir, Level, Square};
+use crate::level::{Dir, Level, RawBoard, Square};
 
 /// One unit move: a direction and whether it pushed a box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -60,6 +60,10 @@ impl Position {
 
     pub fn player(&self) -> Square {
         self.player
+    }
+    /// This position drawn on its level's board, for the writers (`format::write_raw`).
+    pub fn to_raw(&self, level: &Level) -> RawBoard {
+        level.raw_with(|s| self.has_box(s), self.player)
     }
     pub fn has_box(&self, s: Square) -> bool {
         self.boxes.contains(s.index())

@@ -60,7 +60,7 @@ pub fn run(a: ApplyArgs) -> Result<ExitCode> {
             }
         }
     }
-    let board = sokoban::format::write_position(level, &position, level.format())?;
+    let board = sokoban::format::write_raw(level, &position.to_raw(level), level.format())?;
     if a.json {
         // A JSON-grid level's board is embedded as JSON; the text formats as a string.
         let board = match level.format() {

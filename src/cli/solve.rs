@@ -394,7 +394,7 @@ fn animate(level: &Level, moves: &[Move], delay: Option<f64>) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let mut position = Position::start(level);
     let mut frame = |position: &Position, i: usize, first: bool| -> std::io::Result<()> {
-        let rows = sokoban::format::xsb::position_rows(level, position);
+        let rows = sokoban::format::xsb::raw_rows(level, &position.to_raw(level));
         if tty && !first {
             // Move the cursor back to the top of the previous frame (rows + caption line).
             write!(out, "\x1b[{}A", rows.len() + 1)?;
