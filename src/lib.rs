@@ -18,6 +18,7 @@ pub mod moves;
 pub mod rules;
 pub mod solutions;
 pub mod solver;
+pub mod system;
 pub mod verify;
 
 pub use error::{Error, MoveParseError, ParseError, ParseErrorKind};

@@ -32,3 +32,12 @@ fn apply_matches_the_cab320_sanity_check() {
     assert_eq!(code, 0);
     assert_eq!(out, "\n####  \n# .#  \n#  ###\n#*@  #\n#  $ #\n#  ###\n####  \n");
 }
+
+#[test]
+fn the_default_memory_limit_is_half_the_machine_and_shown_in_help() {
+    let (code, out, _) = sokoban(&["solve", "--help"]);
+    assert_eq!(code, 0);
+    let mb = sokoban::system::default_memory_limit() >> 20;
+    assert!(out.contains("half the") && out.contains(&format!("[default: {mb}]")), "{out}");
+    assert_eq!(sokoban::solver::Config::default().memory_limit, Some(sokoban::system::default_memory_limit()));
+}

@@ -51,8 +51,9 @@ pub struct SearchArgs {
     /// Seconds per level before giving up.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub time_limit: f64,
-    /// Megabytes of search memory per level before giving up.
-    #[arg(long, value_name = "MB", default_value_t = 4096)]
+    /// Megabytes of search memory per level before giving up; the default is half the
+    /// physical memory of this machine.
+    #[arg(long, value_name = "MB", default_value_t = default_memory_mb())]
     pub memory_limit: usize,
     /// Expanded states per level before giving up.
     #[arg(long)]
@@ -73,6 +74,11 @@ pub struct SearchArgs {
     /// reported in level order.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
+}
+
+/// Half the physical memory in megabytes (the library's default limit).
+fn default_memory_mb() -> usize {
+    sokoban::system::default_memory_limit() >> 20
 }
 
 impl SearchArgs {
