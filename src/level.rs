@@ -23,7 +23,8 @@ pub const MAX_SQUARES: usize = u16::MAX as usize - 1;
 pub struct Square(u32);
 
 impl Square {
-    /// Wraps an index. The caller must take it from the same level.
+    /// Wraps an index. The caller must take it from the same level: the level's functions panic
+    /// on an index beyond its squares (see their `# Panics` sections).
     pub fn new(index: usize) -> Square {
         Square(index as u32)
     }
@@ -492,6 +493,12 @@ impl Level {
     pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
         (0..self.square_cell.len()).map(Square::new)
     }
+    /// What the cell at `row`, `col` is.
+    ///
+    /// # Panics
+    ///
+    /// If the cell lies outside the level's rectangle (`row >= height` or `col >= width`);
+    /// [`Level::square_at`] answers `None` there instead.
     pub fn tile(&self, row: usize, col: usize) -> Tile {
         self.tiles[row * self.width + col]
     }
@@ -504,16 +511,29 @@ impl Level {
         (s != NONE).then_some(Square(s))
     }
     /// Row and column of a square.
+    ///
+    /// # Panics
+    ///
+    /// If `s` is not a square of this level (an index of at least [`Level::square_count`]).
     pub fn coords(&self, s: Square) -> (usize, usize) {
         let c = self.square_cell[s.index()] as usize;
         (c / self.width, c % self.width)
     }
     /// The neighbouring square in a direction, or `None` if a wall (or the edge) is there.
+    ///
+    /// # Panics
+    ///
+    /// If `s` is not a square of this level (an index of at least [`Level::square_count`]).
     #[inline]
     pub fn neighbor(&self, s: Square, d: Dir) -> Option<Square> {
         let n = self.neighbors[s.index()][d.index()];
         (n != NONE).then_some(Square(n))
     }
+    /// Whether a square is a goal.
+    ///
+    /// # Panics
+    ///
+    /// If `s` is not a square of this level (an index of at least [`Level::square_count`]).
     #[inline]
     pub fn is_goal(&self, s: Square) -> bool {
         self.is_goal[s.index()]

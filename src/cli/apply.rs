@@ -32,10 +32,10 @@ pub struct ApplyArgs {
 }
 
 pub fn run(a: ApplyArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels, &a.input)?;
-    let picked = a.select.pick(file.levels.len())?;
+    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
+    let picked = a.select.pick(file.count)?;
     let [n] = picked[..] else {
-        bail!("{} holds {} levels; pick one with --level N", a.levels.display(), file.levels.len());
+        bail!("{} holds {} levels; pick one with --level N", a.levels.display(), file.count);
     };
     let level = file.get(n).map_err(anyhow::Error::msg)?;
     let letters = sokoban::moves::parse(&a.moves).context("bad --moves")?;
@@ -51,9 +51,9 @@ pub fn run(a: ApplyArgs) -> Result<ExitCode> {
             Err(_) if a.skip_illegal => {}
             Err(_) => {
                 if a.json {
-                    println!("{}", serde_json::json!({"error": "impossible", "at": k}));
+                    outln!("{}", serde_json::json!({"error": "impossible", "at": k}))?;
                 } else {
-                    println!("Impossible");
+                    outln!("Impossible")?;
                     eprintln!("move {k} (0-based, {:?}) is illegal", letter.dir.name());
                 }
                 return Ok(ExitCode::from(EXIT_NEGATIVE));
@@ -68,11 +68,11 @@ pub fn run(a: ApplyArgs) -> Result<ExitCode> {
             _ => serde_json::Value::String(board),
         };
         let solved = position.is_solved(level);
-        println!("{}", serde_json::json!({"board": board, "solved": solved, "moves": moves, "pushes": pushes}));
+        outln!("{}", serde_json::json!({"board": board, "solved": solved, "moves": moves, "pushes": pushes}))?;
     } else {
-        print!("{board}");
+        out!("{board}")?;
         if !board.ends_with('\n') {
-            println!();
+            outln!()?;
         }
     }
     Ok(ExitCode::from(EXIT_OK))

@@ -19,17 +19,17 @@ pub struct ShowArgs {
 }
 
 pub fn run(a: ShowArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels, &a.input)?;
+    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let mut code = EXIT_OK;
-    for n in a.select.pick(file.levels.len())? {
+    for n in a.select.pick(file.count)? {
         match file.get(n) {
             Ok(level) => {
                 let title = level.title().map(|t| format!(" ({t})")).unwrap_or_default();
-                println!("Level {n}{title}: {} boxes, {} squares", level.boxes().len(), level.square_count());
+                outln!("Level {n}{title}: {} boxes, {} squares", level.boxes().len(), level.square_count())?;
                 for row in sokoban::format::xsb::board_rows(level) {
-                    println!("{row}");
+                    outln!("{row}")?;
                 }
-                println!();
+                outln!()?;
             }
             Err(msg) => {
                 eprintln!("{msg}");

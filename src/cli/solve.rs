@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use sokoban::moves::MoveFormat;
@@ -76,6 +76,28 @@ pub struct SearchArgs {
     pub jobs: usize,
 }
 
+/// The largest --time-limit and --delay accepted, in seconds: 1e9 (about 31 years). Larger
+/// values would overflow the clock arithmetic.
+const MAX_SECONDS: f64 = 1e9;
+
+/// Checks that --weights gives one weight per box of every level to solve, before any work.
+pub fn check_weights<'a>(config: &Config, levels: impl IntoIterator<Item = (String, &'a Level)>) -> Result<()> {
+    let Some(weights) = &config.weights else { return Ok(()) };
+    for (name, level) in levels {
+        let boxes = level.boxes().len();
+        if weights.len() != boxes {
+            let given = match weights.len() {
+                1 => "1 number".to_string(),
+                n => format!("{n} numbers"),
+            };
+            anyhow::bail!(
+                "--weights gives {given} but {name} has {boxes} boxes (one weight per box, in reading order)"
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Half the physical memory in megabytes (the library's default limit).
 fn default_memory_mb() -> usize {
     sokoban::system::default_memory_limit() >> 20
@@ -91,8 +113,8 @@ impl SearchArgs {
                     .collect::<Result<Vec<_>>>()?,
             ),
         };
-        if !(self.time_limit > 0.0 && self.time_limit.is_finite()) {
-            anyhow::bail!("--time-limit must be a positive number of seconds");
+        if !(self.time_limit > 0.0 && self.time_limit <= MAX_SECONDS) {
+            anyhow::bail!("--time-limit must be a positive number of seconds, at most {MAX_SECONDS:e} (31 years)");
         }
         Ok(Config {
             mode: match self.mode {
@@ -272,10 +294,13 @@ pub fn solve_watched(number: usize, level: &Level, config: &Config, show: impl F
 }
 
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels, &a.input)?;
+    // Options first: nothing is read or solved when one is wrong.
     let config = a.search.config()?;
+    let delay = animation_delay(a.delay)?;
+    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let mut code = EXIT_OK;
-    let picked = a.select.pick(file.levels.len())?;
+    let picked = a.select.pick(file.count)?;
+    check_weights(&config, picked.iter().filter_map(|&n| Some((format!("level {n}"), file.get(n).ok()?))))?;
     let jobs = pool::worker_count(a.search.jobs);
     let tty = std::io::stderr().is_terminal();
     // A spinner on standard error while levels run; stdout stays clean.
@@ -323,13 +348,15 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
             return Ok(()); // reported once, below
         }
         let level = file.get(n).expect("solved levels parsed");
-        spinner.suspend(|| print_outcome(&a, &config, level, n, out, &mut code))
+        spinner.suspend(|| print_outcome(&a, &config, delay, level, n, out, &mut code))
     };
     let mut failure = None;
     pool::in_order(picked.len(), jobs, work, |i, result| {
         if failure.is_none()
             && let Err(e) = report(i, result)
         {
+            // Output failed: stop at once instead of solving levels nobody will see.
+            interrupt::stop_for_error();
             failure = Some(e);
         }
     });
@@ -345,7 +372,15 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
 }
 
 /// Prints one level's outcome (and its animation), updating the exit code.
-fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: Outcome, code: &mut u8) -> Result<()> {
+fn print_outcome(
+    a: &SolveArgs,
+    config: &Config,
+    delay: f64,
+    level: &Level,
+    n: usize,
+    out: Outcome,
+    code: &mut u8,
+) -> Result<()> {
     if let Some(e) = &out.verify_error {
         eprintln!("level {n}: internal error: {e}");
     }
@@ -360,7 +395,7 @@ fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: O
             // A JSON spelling is embedded as an array, words as a string.
             json["solution"] = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
         }
-        println!("{json}");
+        outln!("{json}")?;
         return Ok(());
     }
     let title = out.title.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
@@ -368,35 +403,42 @@ fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: O
         Ok(s) => {
             let optimal = s.optimal.map(|o| format!(", optimal in {}", o.name())).unwrap_or_default();
             let cost = if config.mode == Mode::Cost { format!(", cost {}", s.cost) } else { String::new() };
-            println!(
+            outln!(
                 "level {n}{title}: {}, {} moves, {} pushes{cost}{optimal}, {} nodes, {:.3} s",
                 out.status(),
                 s.moves.len(),
                 s.pushes,
                 s.stats.expanded,
                 s.stats.seconds
-            );
-            println!("{}", sokoban::moves::write(&s.moves, format));
+            )?;
+            outln!("{}", sokoban::moves::write(&s.moves, format))?;
             if a.animate && out.verify_error.is_none() {
-                animate(level, &s.moves, a.delay)?;
+                animate(level, &s.moves, delay)?;
             }
         }
         Err(e) => {
             let st = e.stats();
-            println!("level {n}{title}: {}, {} nodes, {:.3} s", out.status(), st.expanded, st.seconds);
+            outln!("level {n}{title}: {}, {} nodes, {:.3} s", out.status(), st.expanded, st.seconds)?;
         }
     }
     Ok(())
 }
 
-/// Prints the board after every move; on a terminal each frame overwrites the previous one.
-fn animate(level: &Level, moves: &[Move], delay: Option<f64>) -> Result<()> {
-    use std::io::Write;
+/// The seconds between frames of --animate: as given (checked), else 0.15 on a terminal and 0
+/// otherwise.
+fn animation_delay(delay: Option<f64>) -> Result<f64> {
     let tty = std::io::stdout().is_terminal();
     let delay = delay.unwrap_or(if tty { 0.15 } else { 0.0 });
-    if !(delay >= 0.0 && delay.is_finite()) {
-        anyhow::bail!("--delay must be a non-negative number of seconds");
+    if !(0.0..=MAX_SECONDS).contains(&delay) {
+        anyhow::bail!("--delay must be a non-negative number of seconds, at most {MAX_SECONDS:e}");
     }
+    Ok(delay)
+}
+
+/// Prints the board after every move; on a terminal each frame overwrites the previous one.
+fn animate(level: &Level, moves: &[Move], delay: f64) -> Result<()> {
+    use std::io::Write;
+    let tty = std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
     let mut position = Position::start(level);
     let mut frame = |position: &Position, i: usize, first: bool| -> std::io::Result<()> {
@@ -415,11 +457,11 @@ fn animate(level: &Level, moves: &[Move], delay: Option<f64>) -> Result<()> {
         }
         out.flush()
     };
-    frame(&position, 0, true)?;
+    frame(&position, 0, true).context("cannot write to standard output")?;
     for (i, m) in moves.iter().enumerate() {
         std::thread::sleep(Duration::from_secs_f64(delay));
         position = position.step(level, m.dir).map_err(|e| anyhow::anyhow!("move {i}: {e:?}"))?.0;
-        frame(&position, i + 1, false)?;
+        frame(&position, i + 1, false).context("cannot write to standard output")?;
     }
     Ok(())
 }

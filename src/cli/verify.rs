@@ -29,13 +29,26 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
     let file = LevelFile::load(&a.levels, &a.input)?;
     let text =
         std::fs::read_to_string(&a.solutions).with_context(|| format!("cannot read {}", a.solutions.display()))?;
-    let entries = sokoban::solutions::parse(&text).with_context(|| format!("in {}", a.solutions.display()))?;
+    let read = sokoban::solutions::read(&text).with_context(|| format!("in {}", a.solutions.display()))?;
+    for skip in &read.skipped {
+        eprintln!("warning: {}:{}: skipped, {}", a.solutions.display(), skip.line, skip.reason);
+    }
+    let entries = read.entries;
+    if entries.is_empty() {
+        eprintln!(
+            "warning: {} holds no solution to check (expected JSON lines or TSV: level number first, LURD last)",
+            a.solutions.display()
+        );
+    }
     let (mut ok, mut bad) = (0usize, 0usize);
     let mut input_error = false;
     for e in &entries {
-        let (status, detail, report) = if e.level == 0 || e.level > file.levels.len() {
+        let (status, detail, report) = if e.level == 0 || e.level > file.count {
             input_error = true;
-            let msg = format!("no level {} in {} ({} levels)", e.level, file.path.display(), file.levels.len());
+            let msg = match e.level {
+                0 => format!("line {}: level numbers start at 1", e.line),
+                n => format!("line {}: no level {n} in {} ({} levels)", e.line, file.path.display(), file.count),
+            };
             ("error", msg, None)
         } else {
             match file.get(e.level) {
@@ -75,15 +88,15 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
                 "level": e.level, "status": status, "moves": moves, "pushes": pushes,
                 "at": at, "error": if detail.is_empty() { None } else { Some(&detail) },
             });
-            println!("{obj}");
+            outln!("{obj}")?;
         } else if status == "valid" {
-            println!("level {}: valid, {moves} moves, {pushes} pushes", e.level);
+            outln!("level {}: valid, {moves} moves, {pushes} pushes", e.level)?;
         } else {
-            println!("level {}: {status}: {detail}", e.level);
+            outln!("level {}: {status}: {detail}", e.level)?;
         }
     }
     if !a.json {
-        println!("{ok} valid, {bad} invalid of {} solutions", entries.len());
+        outln!("{ok} valid, {bad} invalid of {} solutions", entries.len())?;
     }
     Ok(ExitCode::from(if input_error {
         EXIT_BAD_INPUT
