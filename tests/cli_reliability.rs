@@ -18,7 +18,8 @@ fn sokoban(args: &[&str]) -> (i32, String, String) {
 /// warehouse_01: `check_elem_action_seq(wh, ['Right', 'Right', 'Down'])` must equal
 /// `'####  \n# .#  \n#  ###\n#*   #\n#  $@#\n#  ###\n####  '` (every row padded to the board's
 /// width, as `Warehouse.__str__` prints) and `['Right', 'Right', 'Right']` gives `'Impossible'`.
-/// `sokoban apply` prints the same, newline-terminated as Python's `print` would.
+/// `sokoban apply` prints the same, newline-terminated as Python's `print` would. (The strings
+/// are those of the course's published sanity check, found with the `search` tool.)
 #[test]
 fn apply_matches_the_cab320_sanity_check() {
     let wh = "data/cab320-warehouses/warehouse_01.txt";
@@ -27,6 +28,10 @@ fn apply_matches_the_cab320_sanity_check() {
     assert_eq!(out, "####  \n# .#  \n#  ###\n#*   #\n#  $@#\n#  ###\n####  \n");
     let (code, out, _) = sokoban(&["apply", wh, "--moves", r#"["Right", "Right", "Right"]"#]);
     assert_eq!((code, out.as_str()), (1, "Impossible\n"));
+    // The same sanity check's `taboo_cells(wh)` string, from `analyze --taboo`.
+    let (code, out, _) = sokoban(&["analyze", wh, "--taboo"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "####  \n#X #  \n#  ###\n#   X#\n#   X#\n#XX###\n####  \n");
     // The written warehouse pads its rows the same way and reads back.
     let (code, out, _) = sokoban(&["convert", wh, "--to", "warehouse"]);
     assert_eq!(code, 0);

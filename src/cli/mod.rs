@@ -256,14 +256,15 @@ pub struct LevelFile {
 }
 
 impl LevelFile {
-    /// Reads every level of a file.
-    pub fn load(path: &Path, input: &InputArgs) -> Result<LevelFile> {
-        LevelFile::load_selected(path, input, &Selection::default())
-    }
-
     /// Reads a file, building only the levels `select` picks (the rest are only counted, so
     /// `--level 1` of a file of 100,000 levels costs little memory).
     pub fn load_selected(path: &Path, input: &InputArgs, select: &Selection) -> Result<LevelFile> {
+        let range = select.range()?;
+        LevelFile::load_where(path, input, |n| range.is_none_or(|(a, b)| (a..=b).contains(&n)))
+    }
+
+    /// Reads a file, building only the levels whose 1-based number `keep` accepts.
+    pub fn load_where(path: &Path, input: &InputArgs, keep: impl Fn(usize) -> bool) -> Result<LevelFile> {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
         let format = input.format.map(FormatArg::format).unwrap_or_else(|| sokoban::format::detect(path, &text));
         let mut options = sokoban::format::default_options(format);
@@ -274,9 +275,7 @@ impl LevelFile {
                 RuleArg::AllGoals => SolvedRule::AllGoalsCovered,
             };
         }
-        let range = select.range()?;
-        let mut keep = |i: usize| range.is_none_or(|(a, b)| (a..=b).contains(&(i + 1)));
-        let picked = sokoban::format::parse_where(&text, options, &mut keep)
+        let picked = sokoban::format::parse_where(&text, options, &mut |i| keep(i + 1))
             .map_err(|e| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))?;
         let levels = picked.levels.into_iter().map(|(i, level)| (i + 1, level)).collect();
         Ok(LevelFile { path: path.to_path_buf(), count: picked.count, levels })
