@@ -460,7 +460,7 @@ pub fn write(level: &Level) -> String {
 }
 
 /// A board of a level (the start or any position drawn with `rules::Position::to_raw`) as one
-/// line, in the shape of [`write`].
+/// line, in the shape of [`write()`].
 pub fn write_raw(level: &Level, raw: &RawBoard) -> String {
     format!("({})", rows(level, raw).concat())
 }
