@@ -2,7 +2,7 @@
 //! (`["left", "up"]`) and comma-separated words (`Left, Up`).
 //!
 //! [`parse`] detects the spelling from the text, so `sokoban apply --moves` takes any of them;
-//! [`write`] spells a solution in the one the user asked for. Only LURD marks pushes (by case);
+//! [`write()`] spells a solution in the one the user asked for. Only LURD marks pushes (by case);
 //! the other two name directions, and whether a step pushes is up to the board.
 
 use crate::error::MoveParseError;

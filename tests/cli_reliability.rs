@@ -213,6 +213,13 @@ fn convert_output_writes_through_links_pipes_and_devices() {
     let (code, _, err) = sokoban(&["convert", &i, "--level", "1", "--to", "xsb", "-o", &i]);
     assert_eq!(code, 2, "{err}");
     assert_eq!(std::fs::read(&input).unwrap(), std::fs::read("data/microban.xsb").unwrap());
+    // Nor through --out-dir, where a file of the name it writes is a link to the input.
+    std::os::unix::fs::symlink(&input, dir.join("in-1.xsb")).unwrap();
+    let (code, _, err) =
+        sokoban(&["convert", &i, "--level", "1", "--to", "xsb", "--out-dir", &dir.display().to_string()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("over the level file"), "{err}");
+    assert_eq!(std::fs::read(&input).unwrap(), std::fs::read("data/microban.xsb").unwrap());
 }
 
 #[test]

@@ -65,6 +65,9 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode> {
                 Ok((dir.join(format!("{stem}-{n}.{}", extension(to))), text))
             })
             .collect::<Result<_>>()?;
+        if let Some((path, _)) = texts.iter().find(|(path, _)| super::same_file(path, &a.levels)) {
+            bail!("--out-dir would write {} over the level file being read", path.display());
+        }
         for (path, text) in texts {
             super::write_output(&path, &text)?;
         }
