@@ -1,19 +1,25 @@
 #!/usr/bin/env python3
 """Level-by-level comparison of a `sokoban bench --solutions` file with anchor results.
 
-Usage: benches/compare.py [--tsv] OURS.jsonl COLLECTION ANCHOR_DIR [SOLVER ...]
+Usage: benches/compare.py [--tsv] [--anchors DIR] OURS.jsonl COLLECTION [SOLVER ...]
 
 OURS.jsonl is what `sokoban bench … --solutions FILE` (or `sokoban solve --json`) wrote.
-ANCHOR_DIR holds `<solver>__<collection>.tsv` files (columns solver, collection, level, solved,
-seconds, pushes, moves, …), e.g. ../shared/anchor-results. Prints a Markdown table per solver
-and the levels where the two differ, or with --tsv one row per level with every solver's
-pushes and seconds (empty where unsolved). Only reads files; standard library only.
+COLLECTION is the anchors' name of the level set: microban, microban2, xsokoban, sasquatch,
+boxoban_hard300. The anchor directory holds `<solver>__<collection>.tsv` files (columns solver,
+collection, level, solved, seconds, pushes, moves, …); it is benches/anchors/ next to this
+script unless --anchors names another (e.g. benches/anchors/side-by-side-16core). Prints a
+Markdown table per solver and the levels where the two differ, or with --tsv one row per level
+with every solver's pushes and seconds (empty where unsolved). Only reads files; standard
+library only.
 """
 
 import csv
 import json
 import os
 import sys
+
+# The anchor figures kept in the repository (see benches/anchors/README.md).
+DEFAULT_ANCHORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "anchors")
 
 
 def load_ours(path):
@@ -54,15 +60,27 @@ def main():
     args = sys.argv[1:]
     tsv = "--tsv" in args
     args = [a for a in args if a != "--tsv"]
-    if len(args) < 3:
+    anchor_dir = DEFAULT_ANCHORS
+    if "--anchors" in args:
+        i = args.index("--anchors")
+        if i + 1 >= len(args):
+            sys.exit(__doc__)
+        anchor_dir = args[i + 1]
+        del args[i:i + 2]
+    if len(args) < 2:
         sys.exit(__doc__)
     ours = load_ours(args[0])
-    collection, anchor_dir = args[1], args[2]
-    solvers = args[3:] or sorted(
+    collection, solvers = args[1], args[2:]
+    # The old calling convention named the anchor directory third: still accepted.
+    if solvers and os.path.isdir(solvers[0]):
+        anchor_dir, solvers = solvers[0], solvers[1:]
+    solvers = solvers or sorted(
         name.split("__")[0]
         for name in os.listdir(anchor_dir)
-        if name.endswith(f"__{collection}.tsv")
+        if name.endswith(f"__{collection}.tsv") and not name.startswith("ours__")
     )
+    if not solvers:
+        sys.exit(f"no <solver>__{collection}.tsv files in {anchor_dir}")
     if tsv:
         anchors = {}
         for solver in solvers:

@@ -6,7 +6,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use sokoban::analysis::Analysis;
 use sokoban::format::parse_levels;
-use sokoban::solver::hungarian::{FORBIDDEN, Hungarian};
+use sokoban::solver::bound::start_bound;
 use sokoban::solver::{Config, solve};
 
 fn levels(file: &str) -> Vec<sokoban::Level> {
@@ -23,28 +23,8 @@ fn analysis(c: &mut Criterion) {
 
 fn lower_bound(c: &mut Criterion) {
     let xs = levels("xsokoban90.xsb");
-    let prepared: Vec<(Analysis, Vec<usize>)> = xs[..10]
-        .iter()
-        .map(|l| {
-            let a = Analysis::new(l);
-            let boxes = l.boxes().iter().map(|&b| a.index_of(b)).collect();
-            (a, boxes)
-        })
-        .collect();
-    let mut h = Hungarian::default();
-    c.bench_function("hungarian/xsokoban 1-10 start", |b| {
-        b.iter(|| {
-            prepared
-                .iter()
-                .map(|(a, boxes)| {
-                    h.solve(boxes.len(), a.goals(), |r, g| match a.distance(g, boxes[r]) {
-                        sokoban::analysis::NONE => FORBIDDEN,
-                        d => i64::from(d),
-                    })
-                    .unwrap_or(0)
-                })
-                .sum::<i64>()
-        })
+    c.bench_function("matching bound/xsokoban 1-10 start", |b| {
+        b.iter(|| xs[..10].iter().map(|l| start_bound(black_box(l)).unwrap_or(0)).sum::<u64>())
     });
 }
 

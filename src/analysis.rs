@@ -16,8 +16,33 @@
 
 use crate::level::{Dir, Level, SolvedRule, Square};
 
-/// Marks a missing neighbour (a wall) or an unreachable distance.
-pub const NONE: u16 = u16::MAX;
+/// A square in the solver's numbering: goals are `0..goals()`, the other live squares follow,
+/// dead squares come last. Only an [`Analysis`] hands these out, so every `Sq` names a square of
+/// the level it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Sq(u16);
+
+impl Sq {
+    /// The square with solver index `i`.
+    ///
+    /// # Panics
+    /// If `i` does not fit a level's square count (more than [`crate::level::MAX_SQUARES`]).
+    #[inline]
+    pub fn new(i: usize) -> Sq {
+        assert!(i < usize::from(NO_SQUARE), "solver index {i} out of range");
+        Sq(i as u16)
+    }
+
+    /// The solver index, for indexing per-square tables.
+    #[inline]
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// Marks a wall in the neighbour table. Levels have fewer squares than this (see
+/// [`crate::level::MAX_SQUARES`]), so no real square has this index.
+const NO_SQUARE: u16 = u16::MAX;
 
 /// The result of the static analysis of one level.
 #[derive(Debug, Clone)]
@@ -26,12 +51,16 @@ pub struct Analysis {
     live: usize,
     goals: usize,
     to_level: Vec<Square>,
-    of_level: Vec<u16>,
+    of_level: Vec<Sq>,
     neighbors: Vec<[u16; 4]>,
-    /// `dist[g * squares + s]`: pushes to bring a box from `s` to goal `g`; `NONE` if impossible.
+    /// `dist[g * squares + s]`: pushes to bring a box from `s` to goal `g`; `UNREACHABLE` if
+    /// impossible.
     dist: Vec<u16>,
     pruning: bool,
 }
+
+/// A push distance table entry for a square from which no box reaches the goal.
+pub const UNREACHABLE: u16 = u16::MAX;
 
 impl Analysis {
     /// Analyses a level. Dead-square pruning is turned off when the level's rule lets boxes stay
@@ -41,7 +70,7 @@ impl Analysis {
         let nb = |s: usize, d: Dir| level.neighbor(Square::new(s), d).map(Square::index);
         // Push distances in level numbering, one BFS backwards from each goal.
         let goal_list = level.goals();
-        let mut level_dist = vec![NONE; goal_list.len() * n];
+        let mut level_dist = vec![UNREACHABLE; goal_list.len() * n];
         let mut queue = Vec::with_capacity(n);
         for (gi, g) in goal_list.iter().enumerate() {
             let row = &mut level_dist[gi * n..(gi + 1) * n];
@@ -55,7 +84,7 @@ impl Analysis {
                 for d in Dir::ALL {
                     // A box at `s` pushed in direction `d` lands on `t`; the player stands at `p`.
                     let Some(s) = nb(t, d.opposite()) else { continue };
-                    if nb(s, d.opposite()).is_none() || row[s] != NONE {
+                    if nb(s, d.opposite()).is_none() || row[s] != UNREACHABLE {
                         continue;
                     }
                     row[s] = row[t] + 1;
@@ -64,19 +93,20 @@ impl Analysis {
             }
         }
         let pruning = !(level.rule() == SolvedRule::AllGoalsCovered && level.boxes().len() > goal_list.len());
-        let is_live = |s: usize| !pruning || (0..goal_list.len()).any(|g| level_dist[g * n + s] != NONE);
+        let is_live = |s: usize| !pruning || (0..goal_list.len()).any(|g| level_dist[g * n + s] != UNREACHABLE);
 
         // Goals first, then other live squares, then dead squares.
         let mut order: Vec<usize> = goal_list.iter().map(|g| g.index()).collect();
         order.extend((0..n).filter(|&s| !level.is_goal(Square::new(s)) && is_live(s)));
         let live = order.len();
         order.extend((0..n).filter(|&s| !level.is_goal(Square::new(s)) && !is_live(s)));
-        let mut of_level = vec![NONE; n];
+        let mut of_level = vec![Sq(0); n];
         for (i, &s) in order.iter().enumerate() {
-            of_level[s] = i as u16;
+            of_level[s] = Sq::new(i);
         }
-        let neighbors = order.iter().map(|&s| Dir::ALL.map(|d| nb(s, d).map_or(NONE, |t| of_level[t]))).collect();
-        let mut dist = vec![NONE; goal_list.len() * n];
+        let neighbors =
+            order.iter().map(|&s| Dir::ALL.map(|d| nb(s, d).map_or(NO_SQUARE, |t| of_level[t].0))).collect();
+        let mut dist = vec![UNREACHABLE; goal_list.len() * n];
         for g in 0..goal_list.len() {
             for (i, &s) in order.iter().enumerate() {
                 dist[g * n + i] = level_dist[g * n + s];
@@ -110,27 +140,52 @@ impl Analysis {
     pub fn pruning(&self) -> bool {
         self.pruning
     }
-    /// Solver index of a level square.
-    pub fn index_of(&self, s: Square) -> usize {
-        self.of_level[s.index()] as usize
+    /// Every square in solver order.
+    pub fn all(&self) -> impl Iterator<Item = Sq> + use<> {
+        (0..self.squares as u16).map(Sq)
     }
-    /// Level square of a solver index.
-    pub fn square(&self, i: usize) -> Square {
-        self.to_level[i]
+    /// The solver square of a level square.
+    pub fn sq(&self, s: Square) -> Sq {
+        self.of_level[s.index()]
+    }
+    /// The level square of a solver square.
+    pub fn square(&self, s: Sq) -> Square {
+        self.to_level[s.index()]
+    }
+    /// Whether a solver square is a goal.
+    #[inline]
+    pub fn is_goal(&self, s: Sq) -> bool {
+        s.index() < self.goals
+    }
+    /// Whether a box on this solver square can still reach a goal.
+    #[inline]
+    pub fn is_live(&self, s: Sq) -> bool {
+        s.index() < self.live
     }
     /// Whether a level square is dead (no box there can reach a goal).
     pub fn is_dead(&self, s: Square) -> bool {
-        self.index_of(s) >= self.live
+        !self.is_live(self.sq(s))
     }
-    /// Neighbour of solver index `i` in direction `d`, or [`NONE`].
+    /// Neighbour of `s` in direction `d`, or `None` for a wall.
     #[inline]
-    pub fn neighbor(&self, i: usize, d: Dir) -> u16 {
-        self.neighbors[i][d.index()]
+    pub fn neighbor(&self, s: Sq, d: Dir) -> Option<Sq> {
+        match self.neighbors[s.index()][d.index()] {
+            NO_SQUARE => None,
+            t => Some(Sq(t)),
+        }
     }
-    /// Pushes to bring a box from solver index `i` to goal `g` on an empty board, or [`NONE`].
+    /// Pushes to bring a box from `s` to goal `g` on an empty board, or `None`.
     #[inline]
-    pub fn distance(&self, g: usize, i: usize) -> u16 {
-        self.dist[g * self.squares + i]
+    pub fn distance(&self, g: usize, s: Sq) -> Option<u16> {
+        match self.dist[g * self.squares + s.index()] {
+            UNREACHABLE => None,
+            d => Some(d),
+        }
+    }
+    /// The whole static distance table: entry `g * squares() + s` is [`Analysis::distance`], with
+    /// [`UNREACHABLE`] for `None`.
+    pub fn distance_table(&self) -> &[u16] {
+        &self.dist
     }
 }
 
@@ -186,9 +241,9 @@ mod tests {
         assert!(dead(1, 1) && dead(1, 4) && dead(3, 1));
         assert!(dead(1, 2), "the top wall line has no goal");
         assert!(!dead(3, 4) && !dead(2, 2) && !dead(3, 2));
-        assert_eq!(a.index_of(level.goals()[0]), 0);
-        let s = a.index_of(level.square_at(2, 2).unwrap());
-        assert_eq!(a.distance(0, s), 3);
+        assert_eq!(a.sq(level.goals()[0]).index(), 0);
+        let s = a.sq(level.square_at(2, 2).unwrap());
+        assert_eq!(a.distance(0, s), Some(3));
     }
 
     #[test]

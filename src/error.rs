@@ -20,7 +20,12 @@ pub enum ParseErrorKind {
     NoPlayer,
     /// The level has more than one player; the position is that of the second.
     #[error("the level has a second player (the first is at line {first_line}, column {first_column})")]
-    TwoPlayers { first_line: usize, first_column: usize },
+    TwoPlayers {
+        /// Line of the first player.
+        first_line: usize,
+        /// Column of the first player.
+        first_column: usize,
+    },
     /// The player can walk off the edge of the board: the walls do not enclose it.
     #[error("the board is not closed by walls: the player can walk off the map here")]
     OpenBoard,
@@ -36,10 +41,22 @@ pub enum ParseErrorKind {
     OutsideWalls(&'static str),
     /// Under the standard rule the number of boxes must equal the number of goals.
     #[error("the level has {boxes} boxes but {goals} goals (the standard rule needs them equal)")]
-    BoxGoalMismatch { boxes: usize, goals: usize },
+    BoxGoalMismatch {
+        /// Boxes on the board.
+        boxes: usize,
+        /// Goals on the board.
+        goals: usize,
+    },
     /// A row or the whole board is larger than the solver supports.
     #[error("the board is too large: {what} is {actual}, the limit is {limit}")]
-    TooLarge { what: &'static str, actual: usize, limit: usize },
+    TooLarge {
+        /// What is too large (a row's width, the number of squares, …).
+        what: &'static str,
+        /// Its size.
+        actual: usize,
+        /// The largest size supported.
+        limit: usize,
+    },
     /// A malformed run-length encoded row, such as a count with nothing after it.
     #[error("bad run-length encoding: {0}")]
     BadRle(&'static str),
@@ -59,18 +76,27 @@ pub enum ParseErrorKind {
     BadWeights(String),
     /// A warehouse weights line whose count differs from the number of boxes.
     #[error("the weights line gives {weights} weights for {boxes} boxes")]
-    WeightCount { weights: usize, boxes: usize },
+    WeightCount {
+        /// Weights on the line.
+        weights: usize,
+        /// Boxes on the board.
+        boxes: usize,
+    },
 }
 
 /// A parse error with the 1-based line and column where it was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
+    /// What is wrong.
     pub kind: ParseErrorKind,
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column (in characters).
     pub column: usize,
 }
 
 impl ParseError {
+    /// An error of `kind` at `line` and `column` (both 1-based).
     pub fn new(kind: ParseErrorKind, line: usize, column: usize) -> Self {
         ParseError { kind, line, column }
     }
@@ -101,25 +127,46 @@ pub struct MoveParseError {
 pub enum WriteError {
     /// The format holds exactly one level per file (JSON, warehouse) but more were given.
     #[error("the {format} format holds one level per file, but {count} levels were given")]
-    TooManyLevels { format: &'static str, count: usize },
+    TooManyLevels {
+        /// The format's name.
+        format: &'static str,
+        /// Levels given.
+        count: usize,
+    },
     /// A one-level format was asked to write no level at all.
     #[error("the {format} format needs exactly one level, but none was given")]
-    NoLevel { format: &'static str },
+    NoLevel {
+        /// The format's name.
+        format: &'static str,
+    },
     /// Part of the level has no spelling in the format, such as box weights in XSB.
     #[error("the {format} format cannot represent {what}")]
-    CannotRepresent { format: &'static str, what: String },
+    CannotRepresent {
+        /// The format's name.
+        format: &'static str,
+        /// What it cannot hold.
+        what: String,
+    },
 }
 
 /// Any error the library reports.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A level that cannot be parsed.
     #[error(transparent)]
     Parse(#[from] ParseError),
+    /// A move string that cannot be parsed.
     #[error(transparent)]
     Moves(#[from] MoveParseError),
+    /// A level that cannot be written in a format.
     #[error(transparent)]
     Write(#[from] WriteError),
     /// A solutions file (TSV or JSON lines) that cannot be read.
     #[error("line {line}: {message}")]
-    Solutions { line: usize, message: String },
+    Solutions {
+        /// 1-based line in the solutions file.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
 }

@@ -37,9 +37,13 @@ impl Square {
 /// A direction of a move, in the fixed order used everywhere: up, right, down, left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Dir {
+    /// Towards row 0.
     Up,
+    /// Towards higher columns.
     Right,
+    /// Towards higher rows.
     Down,
+    /// Towards column 0.
     Left,
 }
 
@@ -47,9 +51,11 @@ impl Dir {
     /// All four directions in the canonical order (up, right, down, left).
     pub const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
 
+    /// The position in [`Dir::ALL`].
     pub fn index(self) -> usize {
         self as usize
     }
+    /// The reverse direction.
     pub fn opposite(self) -> Dir {
         Dir::ALL[(self.index() + 2) % 4]
     }
@@ -71,6 +77,7 @@ impl Dir {
             Dir::Left => 'l',
         }
     }
+    /// The lowercase English word (`up`, `right`, `down`, `left`).
     pub fn name(self) -> &'static str {
         match self {
             Dir::Up => "up",
@@ -118,10 +125,14 @@ pub enum Edges {
 /// The file format a level came from, so tools can write results back in kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SourceFormat {
+    /// XSB/SOK text.
     #[default]
     Xsb,
+    /// Integer grids (and Lisp files of them).
     Grid,
+    /// JSON grids of object lists.
     Json,
+    /// XSB with a first line of box weights.
     Warehouse,
 }
 
@@ -154,15 +165,20 @@ impl SourceFormat {
 /// One cell of a [`RawBoard`] as written in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RawCell {
+    /// A wall.
     pub wall: bool,
+    /// A goal.
     pub goal: bool,
+    /// A box.
     pub box_: bool,
+    /// The player.
     pub player: bool,
 }
 
 /// A parsed but unvalidated board: rows of cells and, for error messages, where each came from.
 #[derive(Debug, Clone, Default)]
 pub struct RawBoard {
+    /// The cells, row by row (rows may differ in length).
     pub rows: Vec<Vec<RawCell>>,
     /// 1-based (line, column) of each cell in `rows`, same shape, except that an empty row may
     /// hold one position (where it is written). Only used for error messages.
@@ -179,6 +195,7 @@ impl RawBoard {
 /// What a cell of the level's rectangle is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tile {
+    /// A wall.
     Wall,
     /// A square: a non-wall cell inside the walls.
     Floor,
@@ -189,7 +206,9 @@ pub enum Tile {
 /// Metadata carried with a level.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Meta {
+    /// The level's title, if the file gave one.
     pub title: Option<String>,
+    /// Comment lines that belong to the level.
     pub comments: Vec<String>,
     /// Box weights in reading order of the boxes; empty means all zero.
     pub weights: Vec<u32>,
@@ -198,8 +217,11 @@ pub struct Meta {
 /// Options for [`Level::from_raw`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BuildOptions {
+    /// When the level counts as solved.
     pub rule: SolvedRule,
+    /// How the board's edges are closed.
     pub edges: Edges,
+    /// The format the level came from.
     pub format: SourceFormat,
 }
 
@@ -471,18 +493,23 @@ impl Level {
         })
     }
 
+    /// The title, if any.
     pub fn title(&self) -> Option<&str> {
         self.meta.title.as_deref()
     }
+    /// Comment lines kept with the level.
     pub fn comments(&self) -> &[String] {
         &self.meta.comments
     }
+    /// Replaces the title.
     pub fn set_title(&mut self, title: Option<String>) {
         self.meta.title = title;
     }
+    /// Columns of the level's rectangle.
     pub fn width(&self) -> usize {
         self.width
     }
+    /// Rows of the level's rectangle.
     pub fn height(&self) -> usize {
         self.height
     }
@@ -490,6 +517,7 @@ impl Level {
     pub fn square_count(&self) -> usize {
         self.square_cell.len()
     }
+    /// Every square, in index order.
     pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
         (0..self.square_cell.len()).map(Square::new)
     }
@@ -538,6 +566,7 @@ impl Level {
     pub fn is_goal(&self, s: Square) -> bool {
         self.is_goal[s.index()]
     }
+    /// The goals in reading order.
     pub fn goals(&self) -> &[Square] {
         &self.goals
     }
@@ -557,21 +586,27 @@ impl Level {
         self.weights = weights;
         Ok(())
     }
+    /// The player's start square.
     pub fn player(&self) -> Square {
         self.player
     }
+    /// When the level counts as solved.
     pub fn rule(&self) -> SolvedRule {
         self.rule
     }
+    /// Changes the solved rule.
     pub fn set_rule(&mut self, rule: SolvedRule) {
         self.rule = rule;
     }
+    /// How the board's edges are closed.
     pub fn edges(&self) -> Edges {
         self.edges
     }
+    /// The format the level came from.
     pub fn format(&self) -> SourceFormat {
         self.format
     }
+    /// Title, comments and weights.
     pub fn meta(&self) -> &Meta {
         &self.meta
     }

@@ -9,6 +9,8 @@
 //! # Ok::<(), sokoban::Error>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod analysis;
 pub mod error;
 pub mod format;

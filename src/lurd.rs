@@ -11,7 +11,9 @@ use crate::rules::Move;
 /// A decoded letter: its direction and whether it was uppercase (claimed to push).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Letter {
+    /// The direction of the move.
     pub dir: Dir,
+    /// Written in uppercase (a push in LURD).
     pub upper: bool,
 }
 

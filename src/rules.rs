@@ -11,7 +11,9 @@ use crate::level::{Dir, Level, RawBoard, Square};
 /// One unit move: a direction and whether it pushed a box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// The direction the player moved.
     pub dir: Dir,
+    /// Whether the move pushed a box.
     pub push: bool,
 }
 
@@ -27,8 +29,10 @@ impl Move {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Blocked {
     #[error("a wall is in the way")]
+    /// The player would walk into a wall.
     Wall,
     #[error("the box cannot move: a wall or another box is behind it")]
+    /// The box would be pushed into a wall or another box.
     BoxBlocked,
 }
 
@@ -63,6 +67,7 @@ impl Position {
         Position { player, boxes: set }
     }
 
+    /// The player's square.
     pub fn player(&self) -> Square {
         self.player
     }
@@ -70,6 +75,7 @@ impl Position {
     pub fn to_raw(&self, level: &Level) -> RawBoard {
         level.raw_with(|s| self.has_box(s), self.player)
     }
+    /// Whether a box stands on `s`.
     pub fn has_box(&self, s: Square) -> bool {
         self.boxes.contains(s.index())
     }

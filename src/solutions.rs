@@ -10,6 +10,7 @@ use crate::error::Error;
 pub struct Entry {
     /// 1-based level number.
     pub level: usize,
+    /// The moves, in LURD.
     pub lurd: String,
     /// 1-based line in the solutions file.
     pub line: usize,
@@ -27,24 +28,29 @@ struct JsonEntry {
 pub struct Skipped {
     /// 1-based line in the solutions file.
     pub line: usize,
+    /// What the line holds instead of a solution.
     pub reason: String,
 }
 
 /// A solutions file read: the solutions, and the lines that gave none.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Read {
+    /// The solutions, in file order.
     pub entries: Vec<Entry>,
+    /// The lines without a solution, in file order.
     pub skipped: Vec<Skipped>,
 }
 
 /// Parses a solutions file, detecting JSON lines by a first non-blank line that starts with `{`.
-/// Lines without a solution (a TSV header, a JSON `lurd` of null) are left out; [`read`] says
-/// which.
+/// Lines without a solution (a TSV header, a JSON `lurd` of null) are left out; [`read`] also
+/// reports lines that may have been meant as solutions.
 pub fn parse(text: &str) -> Result<Vec<Entry>, Error> {
     read(text).map(|r| r.entries)
 }
 
-/// Like [`parse`], and also lists the lines that were skipped. Level number 0 is kept as an
+/// Like [`parse`], and also lists the lines that were skipped although they may have been meant
+/// as solutions (a first line of one column, such as a bare LURD string; a header of several
+/// columns and JSON lines whose `lurd` is null are not reported). Level number 0 is kept as an
 /// entry (the caller reports it, as for any level the level file does not have).
 pub fn read(text: &str) -> Result<Read, Error> {
     let lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
@@ -55,11 +61,8 @@ pub fn read(text: &str) -> Result<Read, Error> {
         let err = |message: String| Error::Solutions { line, message };
         if json {
             let e: JsonEntry = serde_json::from_str(text).map_err(|e| err(format!("bad JSON: {e}")))?;
-            match e.lurd {
-                Some(lurd) => out.entries.push(Entry { level: e.level, lurd, line }),
-                None => out
-                    .skipped
-                    .push(Skipped { line, reason: format!("level {} has no solution (lurd is null)", e.level) }),
+            if let Some(lurd) = e.lurd {
+                out.entries.push(Entry { level: e.level, lurd, line });
             }
             continue;
         }
@@ -70,8 +73,11 @@ pub fn read(text: &str) -> Result<Read, Error> {
                 out.entries.push(Entry { level, lurd, line });
             }
             Ok(_) => return Err(err("expected at least two tab-separated columns".into())),
+            // A header names its columns; a first line of one column (a bare LURD string, say)
+            // is no header, and is reported.
+            Err(_) if n == 0 && cols.len() >= 2 => {}
             Err(_) if n == 0 => {
-                let reason = format!("taken as a header: its first column {:?} is not a level number", cols[0]);
+                let reason = format!("{:?} is not a level number, a tab and a LURD string", cols[0]);
                 out.skipped.push(Skipped { line, reason });
             }
             Err(_) => return Err(err(format!("the first column {:?} is not a level number", cols[0]))),
@@ -101,5 +107,7 @@ mod tests {
         let r = read("uRd\n").unwrap();
         assert!(r.entries.is_empty());
         assert_eq!(r.skipped[0].line, 1);
+        // A header of several columns is a header, not a skipped solution.
+        assert!(read("level\tlurd\n1\tuu\n").unwrap().skipped.is_empty());
     }
 }

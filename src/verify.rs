@@ -12,10 +12,13 @@ use crate::level::Level;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalReason {
     #[error("the character {0:?} is not a move")]
+    /// A character that is not one of `lurdLURD`.
     NotAMove(char),
     #[error("walks into a wall")]
+    /// The player would walk into a wall.
     IntoWall,
     #[error("pushes a box into a wall or another box")]
+    /// The box would be pushed into a wall or another box.
     BoxBlocked,
 }
 
@@ -24,6 +27,7 @@ pub enum IllegalReason {
 pub struct Illegal {
     /// 0-based index among the move letters (white space not counted).
     pub index: usize,
+    /// Why it was illegal.
     pub reason: IllegalReason,
 }
 
@@ -32,9 +36,11 @@ pub struct Illegal {
 pub struct Report {
     /// Moves made before the end or the first illegal move.
     pub moves: usize,
+    /// Pushes among those moves.
     pub pushes: usize,
     /// The final position solves the level (false when a move was illegal).
     pub solved: bool,
+    /// The first illegal move, if any.
     pub illegal: Option<Illegal>,
     /// Index of the first letter whose case disagrees with what happened (a walk written in
     /// uppercase, or a push in lowercase).
@@ -43,10 +49,43 @@ pub struct Report {
     pub final_rows: Vec<String>,
 }
 
+/// What a replay proves about a move string as a solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Legal and solving (with every letter's case right, when case is checked).
+    Valid,
+    /// A move was illegal.
+    Illegal(Illegal),
+    /// Every move was legal but the level is not solved at the end.
+    Unsolved,
+    /// Legal and solving, but the letter at this index has the wrong case.
+    CaseMismatch(usize),
+}
+
+impl Verdict {
+    /// `valid` or `invalid`, as reports print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Valid => "valid",
+            Verdict::Illegal(_) | Verdict::Unsolved | Verdict::CaseMismatch(_) => "invalid",
+        }
+    }
+}
+
 impl Report {
     /// Legal, solving, and every letter's case right.
     pub fn is_valid_solution(&self) -> bool {
-        self.illegal.is_none() && self.solved && self.first_case_mismatch.is_none()
+        self.verdict(true) == Verdict::Valid
+    }
+
+    /// The verdict, checking letter case when `check_case` is set.
+    pub fn verdict(&self, check_case: bool) -> Verdict {
+        match (self.illegal, self.solved, self.first_case_mismatch) {
+            (Some(illegal), _, _) => Verdict::Illegal(illegal),
+            (None, false, _) => Verdict::Unsolved,
+            (None, true, Some(i)) if check_case => Verdict::CaseMismatch(i),
+            (None, true, _) => Verdict::Valid,
+        }
     }
 }
 

@@ -222,7 +222,7 @@ fn format_and_rule_can_be_forced() {
     assert_eq!(sokoban(&["solve", path.to_str().unwrap()]).0, 2);
     let (code, out, _) = sokoban(&["solve", path.to_str().unwrap(), "--rule", "all-boxes"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("1 pushes"), "{out}");
+    assert!(out.contains("1 move, 1 push,"), "{out}");
 }
 
 #[test]
@@ -325,4 +325,119 @@ fn ctrl_c_stops_solve_after_the_levels_it_finished() {
     assert!(lines.len() <= 1, "only level 1 can have finished: {stdout}");
     assert!(lines.iter().all(|l| l.contains(r#""status":"solved""#)), "{stdout}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+}
+
+#[test]
+fn messages_count_in_the_singular_and_plural_and_name_one_level_as_such() {
+    let one = temp_file("one.xsb", "#####\n#@$.#\n#####\n");
+    let (code, out, err) = sokoban(&["solve", one.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("level 1: solved, 1 move, 1 push,"), "{out}");
+    assert!(!err.contains("levels:"), "one level needs no summary line: {err}");
+    let (code, _, err) = sokoban(&["show", one.to_str().unwrap(), "--level", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: there is no level 2 (the file has 1 level,"), "{err}");
+    let (code, _, err) = sokoban(&["show", "data/microban.xsb", "--levels", "5-3"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: --levels 5-3 is empty"), "{err}");
+    // Microban titles its levels "1", "2", …: not repeated as "level 1 (1)".
+    let (_, out, _) = sokoban(&["show", "data/microban.xsb", "--level", "1"]);
+    assert!(out.starts_with("Level 1: 2 boxes,"), "{out}");
+    // A level that does not parse is reported with the same `error:` prefix as a bad file.
+    let bad = temp_file("bad-second.xsb", "#####\n#@$.#\n#####\n\n#####\n#@$x#\n#####\n");
+    let (code, out, err) = sokoban(&["show", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.starts_with("Level 1:"), "the good level is still shown: {out}");
+    assert!(err.starts_with("error: ") && err.contains("bad-second.xsb:6:4:"), "{err}");
+}
+
+#[test]
+fn solve_of_several_levels_ends_with_a_summary_on_stderr() {
+    let (code, out, err) = sokoban(&["solve", "data/microban.xsb", "--levels", "1-3"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("level ")).count(), 3, "{out}");
+    let last = err.lines().last().unwrap_or_default();
+    assert!(last.starts_with("3 levels: 3 solved, 0 unsolved in ") && last.ends_with(" s"), "{err}");
+    // A node limit leaves a level unsolved; the summary says which way.
+    let (code, _, err) = sokoban(&["solve", "data/microban.xsb", "--levels", "1-2", "--node-limit", "1"]);
+    assert_eq!(code, 1);
+    let last = err.lines().last().unwrap_or_default();
+    assert!(last.starts_with("2 levels: 0 solved, 2 unsolved ("), "{err}");
+}
+
+#[test]
+fn verify_takes_a_level_selection() {
+    let tsv = "data/xsokoban90-reference-solutions.tsv";
+    let (code, out, _) = sokoban(&["verify", "data/xsokoban90.xsb", tsv, "--level", "2"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("level 2: valid,") && out.contains("1 valid, 0 invalid of 1 solution\n"), "{out}");
+    let (code, out, _) = sokoban(&["verify", "data/xsokoban90.xsb", tsv, "--levels", "3-5"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("3 valid, 0 invalid of 3 solutions"), "{out}");
+    let (code, _, err) = sokoban(&["verify", "data/xsokoban90.xsb", tsv, "--level", "91"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: there is no level 91"), "{err}");
+}
+
+#[test]
+fn next_lists_successors_up_right_down_left_as_apply_would_reach_them() {
+    for (file, prefix) in
+        [("data/microban.xsb", ""), ("data/cs161-hw3-problems.lisp", "r"), ("data/microban.xsb", "dl")]
+    {
+        let (code, out, err) = sokoban(&["next", file, "--level", "1", "--moves", prefix, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let list: Vec<serde_json::Value> = serde_json::from_str(out.trim()).unwrap();
+        assert!(!list.is_empty(), "{out}");
+        let order: Vec<usize> = list
+            .iter()
+            .map(|s| ["up", "right", "down", "left"].iter().position(|d| s["move"] == *d).unwrap())
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "order up, right, down, left: {out}");
+        // Every board is what `apply` prints for the same moves; every other direction is illegal.
+        for (k, dir) in ["u", "r", "d", "l"].iter().enumerate() {
+            let moves = format!("{prefix}{dir}");
+            let (code, board, _) = sokoban(&["apply", file, "--level", "1", "--moves", &moves]);
+            match list.iter().find(|s| s["move"] == ["up", "right", "down", "left"][k]) {
+                Some(s) => {
+                    assert_eq!(code, 0);
+                    assert_eq!(s["board"].as_str().unwrap(), board, "{file} {moves}");
+                    assert_eq!(s["lurd"].as_str().unwrap().to_ascii_lowercase(), *dir);
+                }
+                None => assert_eq!((code, board.trim()), (1, "Impossible"), "{file} {moves}"),
+            }
+        }
+        let (code, text, _) = sokoban(&["next", file, "--level", "1", "--moves", prefix]);
+        assert_eq!(code, 0);
+        assert_eq!(text.lines().filter(|l| l.ends_with("):")).count(), list.len(), "{text}");
+    }
+    let (code, out, _) = sokoban(&["next", "data/microban.xsb", "--level", "1", "--moves", "rrr"]);
+    assert_eq!((code, out.trim()), (1, "Impossible"));
+}
+
+#[test]
+fn a_level_file_named_dash_is_read_from_standard_input() {
+    use std::io::Write;
+    let run = |input: &str, args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sokoban"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run sokoban");
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+        (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+    };
+    let (code, out, _) = run("#######\n#@ $ .#\n#######\n", &["solve", "-"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("level 1: solved, 3 moves, 2 pushes,"), "{out}");
+    // An integer grid is recognised by its content alone.
+    let (code, out, _) = run("((1 1 1 1 1)(1 3 2 4 1)(1 1 1 1 1))", &["apply", "-", "--moves", "R"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "((1 1 1 1 1)(1 0 3 5 1)(1 1 1 1 1))");
+    let (code, _, err) = run("#####\n#@$x#\n#####\n", &["show", "-"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: <stdin>:2:4:"), "{err}");
 }

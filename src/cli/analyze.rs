@@ -7,9 +7,8 @@ use anyhow::Result;
 use clap::Args;
 use sokoban::analysis::Analysis;
 use sokoban::level::Tile;
-use sokoban::solver::hungarian::{FORBIDDEN, Hungarian};
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection};
+use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection, level_error, plural, title_suffix};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -33,7 +32,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
         let level = match file.get(n) {
             Ok(l) => l,
             Err(msg) => {
-                eprintln!("{msg}");
+                level_error(&msg);
                 code = EXIT_BAD_INPUT;
                 continue;
             }
@@ -43,18 +42,10 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
             continue;
         }
         let an = Analysis::new(level);
-        let boxes: Vec<usize> = level.boxes().iter().map(|&b| an.index_of(b)).collect();
-        let cost = |b: usize, g: usize| match an.distance(g, boxes[b]) {
-            sokoban::analysis::NONE => FORBIDDEN,
-            d => i64::from(d),
-        };
-        let bound = if boxes.len() <= an.goals() {
-            Hungarian::default().solve(boxes.len(), an.goals(), cost)
-        } else {
-            Hungarian::default().solve(an.goals(), boxes.len(), |g, b| cost(b, g))
-        };
-        let title = level.title().map(|t| format!(" ({t})")).unwrap_or_default();
-        outln!("Level {n}{title}: {} squares, {} live, {} dead", an.squares(), an.live(), an.squares() - an.live())?;
+        let bound = sokoban::solver::bound::start_bound(level);
+        let title = title_suffix(n, level.title());
+        let squares = plural(an.squares(), "square");
+        outln!("Level {n}{title}: {squares}, {} live, {} dead", an.live(), an.squares() - an.live())?;
         outln!("Dead squares are marked x (a box there can never reach a goal).")?;
         let raw = level.to_raw();
         for r in 0..level.height() {
@@ -72,7 +63,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
             outln!("{}", row.trim_end())?;
         }
         match bound {
-            Some(b) => outln!("Lower bound (push matching) of the start: {b} pushes"),
+            Some(b) => outln!("Lower bound (push matching) of the start: {}", plural(b as usize, "push")),
             None => outln!("Lower bound of the start: none, no box-to-goal matching exists (deadlocked)"),
         }?;
         outln!()?;

@@ -6,9 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use sokoban::Level;
 use sokoban::rules::Position;
 
-use super::{EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection};
+use super::{EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, plural};
 
 #[derive(Args, Debug)]
 pub struct ApplyArgs {
@@ -31,35 +32,56 @@ pub struct ApplyArgs {
     pub json: bool,
 }
 
-pub fn run(a: ApplyArgs) -> Result<ExitCode> {
-    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
-    let picked = a.select.pick(file.count)?;
-    let [n] = picked[..] else {
-        bail!("{} holds {} levels; pick one with --level N", a.levels.display(), file.count);
-    };
-    let level = file.get(n).map_err(anyhow::Error::msg)?;
-    let letters = sokoban::moves::parse(&a.moves).context("bad --moves")?;
-    let mut position = Position::start(level);
-    let (mut moves, mut pushes) = (0usize, 0usize);
+/// Where a move list leads from a level's start.
+pub struct Played {
+    pub position: Position,
+    pub moves: usize,
+    pub pushes: usize,
+}
+
+/// Plays `moves` (any spelling) from the start of `level`. At an illegal move, unless
+/// `skip_illegal`, prints "Impossible" (or `{"error": "impossible", "at": k}` with `json`) and
+/// returns `None`.
+pub fn play(level: &Level, moves: &str, skip_illegal: bool, json: bool) -> Result<Option<Played>> {
+    let letters = sokoban::moves::parse(moves).context("bad --moves")?;
+    let mut played = Played { position: Position::start(level), moves: 0, pushes: 0 };
     for (k, letter) in letters.iter().enumerate() {
-        match position.step(level, letter.dir) {
+        match played.position.step(level, letter.dir) {
             Ok((next, m)) => {
-                position = next;
-                moves += 1;
-                pushes += usize::from(m.push);
+                played.position = next;
+                played.moves += 1;
+                played.pushes += usize::from(m.push);
             }
-            Err(_) if a.skip_illegal => {}
+            Err(_) if skip_illegal => {}
             Err(_) => {
-                if a.json {
+                if json {
                     outln!("{}", serde_json::json!({"error": "impossible", "at": k}))?;
                 } else {
                     outln!("Impossible")?;
                     eprintln!("move {k} (0-based, {:?}) is illegal", letter.dir.name());
                 }
-                return Ok(ExitCode::from(EXIT_NEGATIVE));
+                return Ok(None);
             }
         }
     }
+    Ok(Some(played))
+}
+
+/// The selected level of a file, which must select exactly one.
+pub fn one_level<'f>(file: &'f LevelFile, select: &Selection) -> Result<&'f Level> {
+    let picked = select.pick(file.count)?;
+    let [n] = picked[..] else {
+        bail!("{} holds {}; pick one with --level N", file.path.display(), plural(file.count, "level"));
+    };
+    file.get(n).map_err(anyhow::Error::msg)
+}
+
+pub fn run(a: ApplyArgs) -> Result<ExitCode> {
+    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
+    let level = one_level(&file, &a.select)?;
+    let Some(Played { position, moves, pushes }) = play(level, &a.moves, a.skip_illegal, a.json)? else {
+        return Ok(ExitCode::from(EXIT_NEGATIVE));
+    };
     let board = sokoban::format::write_raw(level, &position.to_raw(level), level.format())?;
     if a.json {
         // A JSON-grid level's board is embedded as JSON; the text formats as a string.

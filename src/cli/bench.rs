@@ -10,6 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use sokoban::solver::{SolveError, Status, Summary};
+
 use super::solve::{Outcome, SearchArgs, solve_verified, solve_watched};
 use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection, pool};
 
@@ -164,8 +166,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             out.file = Some(file.path.display().to_string());
         }
         // Counted here, as each level ends, so the bar moves even while an earlier level runs.
-        let now = solved.fetch_add(usize::from(out.status() == "solved"), Ordering::Relaxed)
-            + usize::from(out.status() == "solved");
+        let is_solved = usize::from(out.status() == Status::Solved);
+        let now = solved.fetch_add(is_solved, Ordering::Relaxed) + is_solved;
         bar.set_message(format!("{now} solved"));
         bar.inc(1);
         Ok(out)
@@ -175,7 +177,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         Ok(out) => {
             if let Some(file) = &mut solutions
                 && write_error.is_none()
-                && out.status() != "cancelled"
+                && out.status() != Status::Cancelled
                 && let Err(e) = file.write_line(&out.json().to_string())
             {
                 // Stop at once: the levels still to come could not be recorded.
@@ -183,8 +185,8 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
                 write_error = Some(e);
             }
             let n = picked[i].1;
-            if let Some(e) = &out.verify_error {
-                bar.suspend(|| eprintln!("level {n}: internal error: {e}"));
+            if let Err(e @ SolveError::Unverified(_)) = &out.result {
+                bar.suspend(|| eprintln!("level {n}: {e}"));
             }
             if a.verbose && !a.json && write_error.is_none() {
                 let printed = bar.suspend(|| {
@@ -196,7 +198,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
                     let prefix = out.file.as_ref().map(|f| format!("{f}  ")).unwrap_or_default();
                     outln!(
                         "{prefix}level {n:>4}  {:<12} pushes {pushes:>5}  nodes {:>10}  {:>8.3} s",
-                        out.status(),
+                        out.status().name(),
                         st.expanded,
                         st.seconds
                     )
@@ -209,33 +211,21 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             outcomes.push(out);
         }
         Err(msg) => {
-            bar.suspend(|| eprintln!("{msg}"));
+            bar.suspend(|| super::level_error(&msg));
             code = EXIT_BAD_INPUT;
         }
     });
     bar.finish_and_clear();
     let interrupted = super::interrupt::interrupted();
 
-    let stats = |o: &Outcome| match &o.result {
-        Ok(s) => s.stats.clone(),
-        Err(e) => e.stats().clone(),
-    };
-    let solved: Vec<&Outcome> = outcomes.iter().filter(|o| o.status() == "solved").collect();
-    let mut times: Vec<f64> = solved.iter().map(|o| stats(o).seconds).collect();
-    times.sort_by(f64::total_cmp);
-    // Folded from +0.0: an empty `sum` of floats is -0.0, which would print as "-0.00 s".
-    let total_time: f64 = times.iter().fold(0.0, |a, b| a + b);
-    let median = if times.is_empty() { 0.0 } else { times[times.len() / 2] };
-    let all_time: f64 = outcomes.iter().map(|o| stats(o).seconds).fold(0.0, |a, b| a + b);
-    let all_nodes: u64 = outcomes.iter().map(|o| stats(o).expanded).sum();
-    let peak_states = outcomes.iter().map(|o| stats(o).stored_states).max().unwrap_or(0);
-    let peak_bytes = outcomes.iter().map(|o| stats(o).peak_bytes).max().unwrap_or(0);
-    let bps: Vec<f64> = outcomes.iter().map(|o| stats(o).bytes_per_state).filter(|b| *b > 0.0).collect();
-    let bytes_per_state = if bps.is_empty() { 0.0 } else { bps.iter().fold(0.0, |a, b| a + b) / bps.len() as f64 };
-    let count = |s: &str| outcomes.iter().filter(|o| o.status() == s).count();
-    let invalid = count("invalid");
-    let optimal = solved.iter().filter(|o| o.result.as_ref().is_ok_and(|s| s.optimal.is_some())).count();
-    let nodes_per_second = if all_time > 0.0 { all_nodes as f64 / all_time } else { 0.0 };
+    let summary = Summary::of(outcomes.iter().map(|o| &o.result));
+    let count = |s: Status| summary.count(s);
+    let invalid = count(Status::Invalid);
+    // + 0.0 turns the -0.0 of an empty float sum into 0.0 (no "-0.00 s").
+    let (total_time, median) = (summary.solved_seconds_total + 0.0, summary.solved_seconds_median + 0.0);
+    let (optimal, nodes_per_second) = (summary.optimal, summary.nodes_per_second);
+    let (peak_states, peak_bytes) = (summary.peak_stored_states, summary.peak_search_bytes);
+    let bytes_per_state = summary.bytes_per_state;
     let rss = peak_rss();
     let files_label = match &files[..] {
         [one] => one.path.display().to_string(),
@@ -244,9 +234,10 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     if a.json {
         let summary = serde_json::json!({
             "file": files_label,
-            "levels": outcomes.len(), "solved": solved.len(), "optimal": optimal,
-            "unsolvable": count("unsolvable"), "timeout": count("timeout"),
-            "memory_limit": count("memory-limit"), "cancelled": count("cancelled"), "invalid": invalid,
+            "levels": summary.levels, "solved": summary.solved, "optimal": optimal,
+            "unsolvable": count(Status::Unsolvable), "timeout": count(Status::Timeout),
+            "memory_limit": count(Status::MemoryLimit), "node_limit": count(Status::NodeLimit),
+            "cancelled": count(Status::Cancelled), "invalid": invalid,
             "time_limit_seconds": a.search.time_limit, "jobs": jobs,
             "solved_seconds_total": total_time, "solved_seconds_median": median,
             "nodes_per_second": nodes_per_second, "peak_stored_states": peak_states,
@@ -259,12 +250,12 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         let mb = |b: u64| b as f64 / (1 << 20) as f64;
         outln!("| file | {files_label} |")?;
         outln!("|---|---|")?;
-        outln!("| solved | {} / {} ({} proven optimal) |", solved.len(), outcomes.len(), optimal)?;
+        outln!("| solved | {} / {} ({} proven optimal) |", summary.solved, summary.levels, optimal)?;
         outln!(
             "| unsolvable / timeout / memory-limit | {} / {} / {} |",
-            count("unsolvable"),
-            count("timeout"),
-            count("memory-limit")
+            count(Status::Unsolvable),
+            count(Status::Timeout),
+            count(Status::MemoryLimit)
         )?;
         outln!("| invalid solutions (verifier) | {invalid} |")?;
         outln!("| time limit per level | {} s |", a.search.time_limit)?;
@@ -280,13 +271,17 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         if let Some(r) = rss {
             outln!("| process peak RSS | {:.1} MiB |", mb(r))?;
         }
-        let unsolved: Vec<String> =
-            outcomes.iter().filter(|o| !matches!(o.status(), "solved" | "cancelled")).map(Outcome::label).collect();
+        let unsolved: Vec<String> = outcomes
+            .iter()
+            .filter(|o| !matches!(o.status(), Status::Solved | Status::Cancelled))
+            .map(Outcome::label)
+            .collect();
         if !unsolved.is_empty() {
             outln!("| not solved | {} |", unsolved.join(" "))?;
         }
         if interrupted {
-            outln!("| interrupted (Ctrl-C) | {} levels cancelled or not run |", count("cancelled"))?;
+            let cancelled = super::plural(count(Status::Cancelled), "level");
+            outln!("| interrupted (Ctrl-C) | {cancelled} cancelled or not run |")?;
         }
     }
     if let Some(e) = write_error {

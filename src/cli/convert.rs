@@ -1,6 +1,6 @@
 //! `sokoban convert`: write levels in another format.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -55,7 +55,10 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode> {
     }
     if let Some(dir) = &a.out_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let stem = a.levels.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or("level".into());
+        let stem = match a.levels.file_stem() {
+            Some(s) if a.levels != Path::new("-") => s.to_string_lossy().into_owned(),
+            _ => "level".into(),
+        };
         let numbers = a.select.pick(file.count)?;
         let texts: Vec<(PathBuf, String)> = numbers
             .iter()

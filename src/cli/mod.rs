@@ -25,6 +25,7 @@ mod apply;
 mod bench;
 mod convert;
 mod interrupt;
+mod next;
 mod pool;
 mod show;
 mod solve;
@@ -106,7 +107,8 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 /// Reads XSB/SOK level files (many levels per file, titles, comments, run-length encoded rows),
 /// integer grids (.lisp, `(setq p1 '((1 1 1) …))`), JSON object grids (.json) and weighted
 /// warehouse files (.txt); the format is detected from the extension and content, or forced with
-/// --format. Select levels with --level N or --levels A-B (1-based).
+/// --format. A file named - is read from standard input. Select levels with --level N or
+/// --levels A-B (1-based).
 ///
 /// Exit status: 0 success, 1 a negative result (an invalid solution, an unsolved level, an
 /// impossible move), 2 bad input or usage, 130 interrupted by Ctrl-C (solve and bench first
@@ -162,6 +164,13 @@ pub enum Command {
     ///
     /// Example: sokoban convert data/microban.xsb --levels 1-5 --to grid
     Convert(convert::ConvertArgs),
+    /// List the positions one move away, in the order up, right, down, left, each with its
+    /// move and the board in the level's own format (the CS161 next-states exercise).
+    ///
+    /// --moves plays a move list first, so the successors of any position can be listed.
+    ///
+    /// Example: sokoban next data/cs161-hw3-problems.lisp --level 1 --moves "r"
+    Next(next::NextArgs),
 }
 
 /// A level file format on the command line.
@@ -238,11 +247,107 @@ impl Selection {
 
     /// The selected 1-based level numbers out of `count`.
     pub fn pick(&self, count: usize) -> Result<Vec<usize>> {
-        let (a, b) = self.range()?.unwrap_or((1, count));
-        if a == 0 || a > b || b > count {
-            bail!("level selection {a}-{b} is outside 1-{count} (the file has {count} levels)");
+        let has = match count {
+            0 => "the file has no levels".to_string(),
+            n => format!("the file has {}", plural(n, "level")),
+        };
+        let (a, b) = match self.range()? {
+            Some(range) => range,
+            None if count == 0 => bail!("{has}"),
+            None => (1, count),
+        };
+        if a > b {
+            bail!("--levels {a}-{b} is empty: the first level comes after the last");
+        }
+        if a == 0 || b > count {
+            if a == b {
+                bail!("there is no level {a} ({has}, numbered from 1)");
+            }
+            bail!("levels {a}-{b} reach outside 1-{count} ({has}, numbered from 1)");
         }
         Ok((a..=b).collect())
+    }
+
+    /// Whether the user picked levels (rather than taking the whole file).
+    pub fn is_given(&self) -> bool {
+        self.level.is_some() || self.range.is_some()
+    }
+}
+
+/// `n` and the word, in the singular for 1: "1 move", "2 moves", "0 levels".
+pub fn plural(n: usize, word: &str) -> String {
+    let ending = if ["s", "x", "sh", "ch"].iter().any(|e| word.ends_with(e)) { "es" } else { "s" };
+    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}{ending}") }
+}
+
+/// " (title)" to print after "level N", or nothing when the level has no title or its title
+/// only repeats the number ("1", "Level 1").
+pub fn title_suffix(n: usize, title: Option<&str>) -> String {
+    match title.map(str::trim) {
+        None | Some("") => String::new(),
+        Some(t) if t == n.to_string() || t.eq_ignore_ascii_case(&format!("level {n}")) => String::new(),
+        Some(t) => format!(" ({t})"),
+    }
+}
+
+/// Prints a problem with one level (it does not parse, say) and goes on with the others.
+pub fn level_error(msg: &str) {
+    eprintln!("error: {msg}");
+}
+
+/// Counts the outcomes of a run of several levels, for the closing summary line.
+pub struct Tally {
+    start: std::time::Instant,
+    levels: usize,
+    solved: usize,
+    unsolvable: usize,
+    /// Levels not solved, by status name ("timeout", "memory-limit", "error" for a level that
+    /// could not be read), in first-seen order.
+    other: Vec<(&'static str, usize)>,
+}
+
+impl Tally {
+    pub fn start() -> Tally {
+        Tally { start: std::time::Instant::now(), levels: 0, solved: 0, unsolvable: 0, other: Vec::new() }
+    }
+
+    /// Counts one level by its status; `None` for a level that could not be read.
+    pub fn add(&mut self, status: Option<sokoban::solver::Status>) {
+        use sokoban::solver::Status;
+        self.levels += 1;
+        let other = match status {
+            Some(Status::Solved) => {
+                self.solved += 1;
+                return;
+            }
+            Some(Status::Unsolvable) => {
+                self.unsolvable += 1;
+                return;
+            }
+            Some(other) => other.name(),
+            None => "error",
+        };
+        match self.other.iter_mut().find(|(s, _)| *s == other) {
+            Some((_, n)) => *n += 1,
+            None => self.other.push((other, 1)),
+        }
+    }
+
+    /// "40 levels: 38 solved, 1 proven unsolvable, 1 unsolved (1 timeout) in 12.35 s".
+    pub fn line(&self) -> String {
+        let mut parts = vec![format!("{} solved", self.solved)];
+        if self.unsolvable > 0 {
+            parts.push(format!("{} proven unsolvable", self.unsolvable));
+        }
+        let unsolved: usize = self.other.iter().map(|(_, n)| n).sum();
+        let detail: Vec<String> = self.other.iter().map(|(s, n)| format!("{n} {s}")).collect();
+        if unsolved > 0 {
+            parts.push(format!("{unsolved} unsolved ({})", detail.join(", ")));
+        } else {
+            parts.push("0 unsolved".to_string());
+        }
+        let secs = self.start.elapsed().as_secs_f64();
+        format!("{}: {} in {secs:.2} s", plural(self.levels, "level"), parts.join(", "))
     }
 }
 
@@ -256,16 +361,25 @@ pub struct LevelFile {
 }
 
 impl LevelFile {
-    /// Reads a file, building only the levels `select` picks (the rest are only counted, so
-    /// `--level 1` of a file of 100,000 levels costs little memory).
+    /// Reads and parses `path`, building only the levels `select` picks (the rest are only
+    /// counted, so `--level 1` of a file of 100,000 levels costs little memory); `-` reads
+    /// standard input (the format is then detected from the content alone, and messages name it
+    /// `<stdin>`).
     pub fn load_selected(path: &Path, input: &InputArgs, select: &Selection) -> Result<LevelFile> {
         let range = select.range()?;
         LevelFile::load_where(path, input, |n| range.is_none_or(|(a, b)| (a..=b).contains(&n)))
     }
 
-    /// Reads a file, building only the levels whose 1-based number `keep` accepts.
+    /// Like [`LevelFile::load_selected`], building only the levels whose 1-based number `keep`
+    /// accepts.
     pub fn load_where(path: &Path, input: &InputArgs, keep: impl Fn(usize) -> bool) -> Result<LevelFile> {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let (path, text) = if path == Path::new("-") {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("cannot read standard input")?;
+            (Path::new("<stdin>"), text)
+        } else {
+            (path, std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?)
+        };
         let format = input.format.map(FormatArg::format).unwrap_or_else(|| sokoban::format::detect(path, &text));
         let mut options = sokoban::format::default_options(format);
         if let Some(rule) = input.rule {
@@ -286,9 +400,7 @@ impl LevelFile {
         match self.levels.get(&n) {
             Some(Ok(level)) => Ok(level),
             Some(Err(e)) => Err(format!("{}:{}:{}: {}", self.path.display(), e.line, e.column, e.kind)),
-            None => {
-                Err(format!("{}: level {n} was not read (the file has {} levels)", self.path.display(), self.count))
-            }
+            None => Err(format!("{}: level {n} was not read ({})", self.path.display(), plural(self.count, "level"))),
         }
     }
 }
@@ -302,5 +414,62 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Show(a) => show::run(a),
         Command::Apply(a) => apply::run(a),
         Command::Convert(a) => convert::run(a),
+        Command::Next(a) => next::run(a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plural_forms() {
+        assert_eq!(plural(1, "move"), "1 move");
+        assert_eq!(plural(0, "move"), "0 moves");
+        assert_eq!(plural(2, "push"), "2 pushes");
+        assert_eq!(plural(1, "box"), "1 box");
+        assert_eq!(plural(3, "box"), "3 boxes");
+    }
+
+    #[test]
+    fn a_title_that_repeats_the_number_is_not_shown() {
+        assert_eq!(title_suffix(1, Some("1")), "");
+        assert_eq!(title_suffix(7, Some("Level 7")), "");
+        assert_eq!(title_suffix(7, Some("7 ")), "");
+        assert_eq!(title_suffix(7, Some("1")), " (1)");
+        assert_eq!(title_suffix(2, Some("Lockdown")), " (Lockdown)");
+        assert_eq!(title_suffix(2, None), "");
+    }
+
+    #[test]
+    fn selections_and_their_messages() {
+        let level = |n| Selection { level: Some(n), range: None };
+        let range = |r: &str| Selection { level: None, range: Some(r.to_string()) };
+        assert_eq!(Selection::default().pick(3).unwrap(), vec![1, 2, 3]);
+        assert_eq!(level(2).pick(3).unwrap(), vec![2]);
+        assert_eq!(range("2-3").pick(3).unwrap(), vec![2, 3]);
+        assert_eq!(range("2").pick(3).unwrap(), vec![2]);
+        let err = |s: Selection, n| s.pick(n).unwrap_err().to_string();
+        assert_eq!(err(level(2), 1), "there is no level 2 (the file has 1 level, numbered from 1)");
+        assert_eq!(err(level(0), 5), "there is no level 0 (the file has 5 levels, numbered from 1)");
+        assert_eq!(err(range("4-9"), 5), "levels 4-9 reach outside 1-5 (the file has 5 levels, numbered from 1)");
+        assert_eq!(err(range("3-2"), 5), "--levels 3-2 is empty: the first level comes after the last");
+        assert_eq!(err(Selection::default(), 0), "the file has no levels");
+        assert!(err(range("a-2"), 5).starts_with("bad level range"));
+    }
+
+    #[test]
+    fn the_summary_line_counts_each_outcome() {
+        let mut t = Tally::start();
+        use sokoban::solver::Status;
+        let statuses = [Status::Solved, Status::Timeout, Status::Solved, Status::Unsolvable, Status::Timeout];
+        for s in statuses.into_iter().map(Some).chain([None]) {
+            t.add(s);
+        }
+        let line = t.line();
+        assert!(
+            line.starts_with("6 levels: 2 solved, 1 proven unsolvable, 3 unsolved (2 timeout, 1 error) in "),
+            "{line}"
+        );
     }
 }

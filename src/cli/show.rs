@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection};
+use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection, level_error, plural, title_suffix};
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
@@ -24,15 +24,16 @@ pub fn run(a: ShowArgs) -> Result<ExitCode> {
     for n in a.select.pick(file.count)? {
         match file.get(n) {
             Ok(level) => {
-                let title = level.title().map(|t| format!(" ({t})")).unwrap_or_default();
-                outln!("Level {n}{title}: {} boxes, {} squares", level.boxes().len(), level.square_count())?;
+                let title = title_suffix(n, level.title());
+                let (boxes, squares) = (plural(level.boxes().len(), "box"), plural(level.square_count(), "square"));
+                outln!("Level {n}{title}: {boxes}, {squares}")?;
                 for row in sokoban::format::xsb::board_rows(level) {
                     outln!("{row}")?;
                 }
                 outln!()?;
             }
             Err(msg) => {
-                eprintln!("{msg}");
+                level_error(&msg);
                 code = EXIT_BAD_INPUT;
             }
         }

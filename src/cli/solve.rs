@@ -12,10 +12,10 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use sokoban::moves::MoveFormat;
 use sokoban::rules::Position;
-use sokoban::solver::{Config, Heuristic, Mode, Solution, SolveError, solve};
+use sokoban::solver::{Config, Heuristic, Mode, Solution, SolveError, Status, solve};
 use sokoban::{Level, Move};
 
-use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, interrupt, pool};
+use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, Tally, interrupt, plural, pool};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ModeArg {
@@ -86,10 +86,7 @@ pub fn check_weights<'a>(config: &Config, levels: impl IntoIterator<Item = (Stri
     for (name, level) in levels {
         let boxes = level.boxes().len();
         if weights.len() != boxes {
-            let given = match weights.len() {
-                1 => "1 number".to_string(),
-                n => format!("{n} numbers"),
-            };
+            let given = plural(weights.len(), "number");
             anyhow::bail!(
                 "--weights gives {given} but {name} has {boxes} boxes (one weight per box, in reading order)"
             );
@@ -197,8 +194,6 @@ pub struct Outcome {
     pub level: usize,
     pub title: Option<String>,
     pub result: Result<Solution, SolveError>,
-    /// Set when the verifier rejected what the solver returned (a bug, reported loudly).
-    pub verify_error: Option<String>,
 }
 
 impl Outcome {
@@ -213,12 +208,8 @@ impl Outcome {
         }
     }
 
-    pub fn status(&self) -> &'static str {
-        match (&self.result, &self.verify_error) {
-            (_, Some(_)) => "invalid",
-            (Ok(_), None) => "solved",
-            (Err(e), None) => e.status(),
-        }
+    pub fn status(&self) -> Status {
+        Status::of(&self.result)
     }
 
     pub fn json(&self) -> serde_json::Value {
@@ -233,7 +224,7 @@ impl Outcome {
             Err(e) => e.stats(),
         };
         let mut json = serde_json::json!({
-            "level": self.level, "title": self.title, "status": self.status(), "lurd": lurd,
+            "level": self.level, "title": self.title, "status": self.status().name(), "lurd": lurd,
             "moves": moves, "pushes": pushes, "cost": cost, "optimal": optimal,
             "nodes": stats.expanded, "seconds": stats.seconds,
         });
@@ -251,25 +242,17 @@ impl Outcome {
     }
 }
 
-/// Solves one level and checks the answer with the independent verifier.
+/// Solves one level (the library verifies every solution it returns).
 /// A level whose turn comes after a cancellation is not started: it reports `cancelled`.
 pub fn solve_verified(number: usize, level: &Level, config: &Config) -> Outcome {
     let cancelled = config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
     let result = if cancelled { Err(SolveError::Cancelled(Default::default())) } else { solve(level, config) };
-    let verify_error = match &result {
-        Ok(s) => {
-            let report = sokoban::verify::verify(level, &s.lurd);
-            (!report.is_valid_solution()).then(|| format!("the verifier rejected the solution: {report:?}"))
-        }
-        Err(_) => None,
-    };
     Outcome {
         file: None,
         cost_mode: config.mode == Mode::Cost,
         level: number,
         title: level.title().map(str::to_string),
         result,
-        verify_error,
     }
 }
 
@@ -315,6 +298,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         spinner.enable_steady_tick(Duration::from_millis(100));
     }
     let finished = AtomicU64::new(0);
+    let mut tally = Tally::start();
     let work = |i: usize| -> Result<Outcome, String> {
         let n = picked[i];
         let level = file.get(n)?;
@@ -339,14 +323,16 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         let out = match result {
             Ok(out) => out,
             Err(msg) => {
-                spinner.suspend(|| eprintln!("{msg}"));
+                spinner.suspend(|| super::level_error(&msg));
+                tally.add(None);
                 code = EXIT_BAD_INPUT;
                 return Ok(());
             }
         };
-        if interrupt::interrupted() && out.status() == "cancelled" {
+        if interrupt::interrupted() && out.status() == Status::Cancelled {
             return Ok(()); // reported once, below
         }
+        tally.add(Some(out.status()));
         let level = file.get(n).expect("solved levels parsed");
         spinner.suspend(|| print_outcome(&a, &config, delay, level, n, out, &mut code))
     };
@@ -363,6 +349,9 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     spinner.finish_and_clear();
     if let Some(e) = failure {
         return Err(e);
+    }
+    if picked.len() > 1 {
+        eprintln!("{}", tally.line());
     }
     if interrupt::interrupted() {
         eprintln!("interrupted: the levels above were finished, the rest were not run");
@@ -381,10 +370,10 @@ fn print_outcome(
     out: Outcome,
     code: &mut u8,
 ) -> Result<()> {
-    if let Some(e) = &out.verify_error {
-        eprintln!("level {n}: internal error: {e}");
+    if let Err(e @ SolveError::Unverified(_)) = &out.result {
+        eprintln!("level {n}: {e}");
     }
-    if !matches!(out.status(), "solved" | "unsolvable") && *code == EXIT_OK {
+    if !out.status().is_verdict() && *code == EXIT_OK {
         *code = EXIT_NEGATIVE;
     }
     let format = a.move_format.format();
@@ -398,27 +387,28 @@ fn print_outcome(
         outln!("{json}")?;
         return Ok(());
     }
-    let title = out.title.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
+    let title = super::title_suffix(n, out.title.as_deref());
     match &out.result {
         Ok(s) => {
             let optimal = s.optimal.map(|o| format!(", optimal in {}", o.name())).unwrap_or_default();
             let cost = if config.mode == Mode::Cost { format!(", cost {}", s.cost) } else { String::new() };
             outln!(
-                "level {n}{title}: {}, {} moves, {} pushes{cost}{optimal}, {} nodes, {:.3} s",
-                out.status(),
-                s.moves.len(),
-                s.pushes,
-                s.stats.expanded,
+                "level {n}{title}: {}, {}, {}{cost}{optimal}, {}, {:.3} s",
+                out.status().name(),
+                plural(s.moves.len(), "move"),
+                plural(s.pushes, "push"),
+                plural(s.stats.expanded as usize, "node"),
                 s.stats.seconds
             )?;
             outln!("{}", sokoban::moves::write(&s.moves, format))?;
-            if a.animate && out.verify_error.is_none() {
+            if a.animate {
                 animate(level, &s.moves, delay)?;
             }
         }
         Err(e) => {
             let st = e.stats();
-            outln!("level {n}{title}: {}, {} nodes, {:.3} s", out.status(), st.expanded, st.seconds)?;
+            let nodes = plural(st.expanded as usize, "node");
+            outln!("level {n}{title}: {}, {nodes}, {:.3} s", out.status().name(), st.seconds)?;
         }
     }
     Ok(())

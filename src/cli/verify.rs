@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use sokoban::verify::verify;
+use sokoban::verify::{Verdict, verify};
 
-use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile};
+use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, plural};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
@@ -15,6 +15,9 @@ pub struct VerifyArgs {
     pub levels: PathBuf,
     /// The solutions: JSON lines or TSV (level number first, LURD last).
     pub solutions: PathBuf,
+    /// Check only the solutions of these levels (the others in SOLUTIONS are skipped).
+    #[command(flatten)]
+    pub select: Selection,
     #[command(flatten)]
     pub input: InputArgs,
     /// Print one JSON object per solution.
@@ -29,18 +32,25 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
     let text =
         std::fs::read_to_string(&a.solutions).with_context(|| format!("cannot read {}", a.solutions.display()))?;
     let read = sokoban::solutions::read(&text).with_context(|| format!("in {}", a.solutions.display()))?;
-    // Only the levels that have a solution to check are built.
-    let wanted: std::collections::HashSet<usize> = read.entries.iter().map(|e| e.level).collect();
-    let file = LevelFile::load_where(&a.levels, &a.input, |n| wanted.contains(&n))?;
     for skip in &read.skipped {
         eprintln!("warning: {}:{}: skipped, {}", a.solutions.display(), skip.line, skip.reason);
     }
-    let entries = read.entries;
+    let mut entries = read.entries;
     if entries.is_empty() {
         eprintln!(
             "warning: {} holds no solution to check (expected JSON lines or TSV: level number first, LURD last)",
             a.solutions.display()
         );
+    }
+    // Only the levels that have a solution to check are built.
+    let wanted: std::collections::HashSet<usize> = entries.iter().map(|e| e.level).collect();
+    let file = LevelFile::load_where(&a.levels, &a.input, |n| wanted.contains(&n))?;
+    if a.select.is_given() {
+        let picked = a.select.pick(file.count)?;
+        entries.retain(|e| picked.contains(&e.level));
+        if entries.is_empty() {
+            anyhow::bail!("{} has no solution for the selected levels", a.solutions.display());
+        }
     }
     let (mut ok, mut bad) = (0usize, 0usize);
     let mut input_error = false;
@@ -49,31 +59,38 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
             input_error = true;
             let msg = match e.level {
                 0 => format!("line {}: level numbers start at 1", e.line),
-                n => format!("line {}: no level {n} in {} ({} levels)", e.line, file.path.display(), file.count),
+                n => format!(
+                    "line {}: no level {n} in {} ({})",
+                    e.line,
+                    file.path.display(),
+                    plural(file.count, "level")
+                ),
             };
-            ("error", msg, None)
+            (None, msg, None)
         } else {
             match file.get(e.level) {
                 Err(msg) => {
                     input_error = true;
-                    ("error", msg, None)
+                    (None, msg, None)
                 }
                 Ok(level) => {
                     let r = verify(level, &e.lurd);
-                    let (status, detail) = if let Some(ill) = r.illegal {
-                        ("invalid", format!("move {} (0-based) {}", ill.index, ill.reason))
-                    } else if !r.solved {
-                        ("invalid", format!("move {}: the moves end without solving the level", r.moves))
-                    } else if let (Some(i), false) = (r.first_case_mismatch, a.any_case) {
-                        ("invalid", format!("move {i} (0-based): the letter case does not match whether it pushes"))
-                    } else {
-                        ("valid", String::new())
+                    let verdict = r.verdict(!a.any_case);
+                    let detail = match verdict {
+                        Verdict::Valid => String::new(),
+                        Verdict::Illegal(ill) => format!("move {} (0-based) {}", ill.index, ill.reason),
+                        Verdict::Unsolved => format!("move {}: the moves end without solving the level", r.moves),
+                        Verdict::CaseMismatch(i) => {
+                            format!("move {i} (0-based): the letter case does not match whether it pushes")
+                        }
                     };
-                    (status, detail, Some(r))
+                    (Some(verdict), detail, Some(r))
                 }
             }
         };
-        if status == "valid" {
+        let valid = status == Some(Verdict::Valid);
+        let status = status.map_or("error", Verdict::name);
+        if valid {
             ok += 1;
         } else {
             bad += 1;
@@ -91,14 +108,14 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
                 "at": at, "error": if detail.is_empty() { None } else { Some(&detail) },
             });
             outln!("{obj}")?;
-        } else if status == "valid" {
-            outln!("level {}: valid, {moves} moves, {pushes} pushes", e.level)?;
+        } else if valid {
+            outln!("level {}: valid, {}, {}", e.level, plural(moves, "move"), plural(pushes, "push"))?;
         } else {
             outln!("level {}: {status}: {detail}", e.level)?;
         }
     }
     if !a.json {
-        outln!("{ok} valid, {bad} invalid of {} solutions", entries.len())?;
+        outln!("{ok} valid, {bad} invalid of {}", plural(entries.len(), "solution"))?;
     }
     Ok(ExitCode::from(if input_error {
         EXIT_BAD_INPUT

@@ -40,7 +40,9 @@ use crate::level::{BuildOptions, Edges, Level, RawBoard, SolvedRule, SourceForma
 /// levels it built, each with its 0-based index.
 #[derive(Debug)]
 pub struct Picked {
+    /// How many levels the text holds, built or not.
     pub count: usize,
+    /// The built levels, each with its 0-based index, in text order.
     pub levels: Vec<(usize, Result<Level, ParseError>)>,
 }
 

@@ -3,10 +3,10 @@
 //! as an oracle for move-optimal solutions on small levels.
 
 use std::collections::VecDeque;
-use std::time::Instant;
 
 use hashbrown::HashMap;
 
+use super::budget::{Budget, Stop};
 use super::{Config, Optimality, Solution, SolveError, Stats, cost_of};
 use crate::level::{Dir, Level, SolvedRule, Square};
 use crate::rules::{Move, Position};
@@ -17,9 +17,15 @@ fn is_dead_corner(level: &Level, s: Square) -> bool {
     !level.is_goal(s) && (wall(Dir::Up) || wall(Dir::Down)) && (wall(Dir::Left) || wall(Dir::Right))
 }
 
+/// Bytes one stored position costs: the struct and its heap-allocated box bitset (with the
+/// allocator's bookkeeping).
+fn position_bytes(level: &Level) -> usize {
+    std::mem::size_of::<Position>() + level.square_count().div_ceil(64) * 8 + 16
+}
+
 /// Breadth-first search over unit moves.
 pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
-    let started = Instant::now();
+    let mut budget = Budget::new(config);
     let mut stats = Stats::default();
     let prune = !(level.rule() == SolvedRule::AllGoalsCovered && level.boxes().len() > level.goals().len());
     let start = Position::start(level);
@@ -27,33 +33,22 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
     parent.insert(start.clone(), None);
     let mut queue = VecDeque::from([start]);
     let mut found = None;
+    // A map entry holds two positions (the state and its parent), the queue one.
+    let per_position = position_bytes(level);
+    let bytes = |parent: &HashMap<Position, Option<(Position, Move)>>, queue: &VecDeque<Position>| {
+        parent.capacity() * (std::mem::size_of::<(Position, Option<(Position, Move)>)>() + 1)
+            + parent.len() * 2 * (per_position - std::mem::size_of::<Position>())
+            + queue.capacity() * std::mem::size_of::<Position>()
+            + queue.len() * (per_position - std::mem::size_of::<Position>())
+    };
     while let Some(pos) = queue.pop_front() {
         if pos.is_solved(level) {
             found = Some(pos);
             break;
         }
         stats.expanded += 1;
-        if stats.expanded % 1024 == 0 {
-            let bytes = parent.capacity() * 64 + queue.capacity() * 48;
-            stats.peak_bytes = stats.peak_bytes.max(bytes as u64);
-            if config.time_limit.is_some_and(|t| started.elapsed() >= t) {
-                stats.stored_states = parent.len() as u64;
-                stats.seconds = started.elapsed().as_secs_f64();
-                return Err(SolveError::Timeout(stats));
-            }
-            if config.memory_limit.is_some_and(|m| bytes > m) {
-                stats.stored_states = parent.len() as u64;
-                return Err(SolveError::MemoryLimit(stats));
-            }
-            if config.cancel.as_ref().is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
-                return Err(SolveError::Cancelled(stats));
-            }
-            if let Some(p) = &config.progress {
-                p.store(stats.expanded, std::sync::atomic::Ordering::Relaxed);
-            }
-        }
-        if config.node_limit.is_some_and(|l| stats.expanded > l) {
-            return Err(SolveError::NodeLimit(stats));
+        if let Err(stop) = budget.tick(stats.expanded) {
+            return Err(budget.error(stop, stats, parent.len(), bytes(&parent, &queue)));
         }
         let mut succ = pos.successors(level);
         // Pushes first (stable, so each group keeps the up, right, down, left order).
@@ -71,12 +66,19 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
                 stats.duplicates += 1;
                 continue;
             }
+            let held = bytes(&parent, &queue);
+            // Room for one more entry, and for the map to double when it is full.
+            let growth = if parent.len() == parent.capacity() { held } else { 2 * per_position };
+            if !budget.fits(held + growth) {
+                return Err(budget.error(Stop::Memory, stats, parent.len(), held));
+            }
             parent.insert(next.clone(), Some((pos.clone(), mv)));
             queue.push_back(next);
         }
+        stats.peak_bytes = stats.peak_bytes.max(bytes(&parent, &queue) as u64);
     }
-    stats.stored_states = parent.len() as u64;
-    stats.seconds = started.elapsed().as_secs_f64();
+    let held = bytes(&parent, &queue);
+    let stats = budget.finish(stats, parent.len(), held);
     let Some(mut at) = found else { return Err(SolveError::Unsolvable(stats)) };
     let mut moves = Vec::new();
     while let Some(Some((prev, mv))) = parent.get(&at) {

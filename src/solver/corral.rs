@@ -21,7 +21,7 @@
 //!
 //! The reordering argument counts pushes only, so the rule is used in the pushes mode alone.
 
-use crate::analysis::{Analysis, NONE};
+use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
 
 /// Reusable scratch for finding PI-corrals, sized to the level's squares.
@@ -32,12 +32,13 @@ pub struct Corrals {
     /// Id of the corral a box was last collected into as a barrier box.
     barrier_of: Vec<u32>,
     next: u32,
-    queue: Vec<u16>,
-    barrier: Vec<u16>,
-    best: Vec<u16>,
+    queue: Vec<Sq>,
+    barrier: Vec<Sq>,
+    best: Vec<Sq>,
 }
 
 impl Corrals {
+    /// Scratch for a level with `squares` squares.
     pub fn new(squares: usize) -> Corrals {
         Corrals {
             mark: vec![0; squares],
@@ -49,17 +50,16 @@ impl Corrals {
         }
     }
 
-    /// The barrier boxes (solver indices) of the PI-corral with the fewest barrier boxes, if the
-    /// position has one. `occupied[i] != 0` marks a box, `reached(i)` the player's region.
-    /// `fill_goals` says every goal must end covered (as many boxes as goals), so a corral
-    /// holding a goal must be entered.
+    /// The barrier boxes of the PI-corral with the fewest barrier boxes, if the position has one.
+    /// `occupied[i] != 0` marks a box, `reached(s)` the player's region. `fill_goals` says every
+    /// goal must end covered (as many boxes as goals), so a corral holding a goal must be entered.
     pub fn pi_corral(
         &mut self,
         a: &Analysis,
         occupied: &[u8],
-        reached: impl Fn(usize) -> bool,
+        reached: impl Fn(Sq) -> bool,
         fill_goals: bool,
-    ) -> Option<&[u16]> {
+    ) -> Option<&[Sq]> {
         let n = a.squares();
         if self.next > u32::MAX - n as u32 - 2 {
             self.mark.fill(0);
@@ -69,8 +69,8 @@ impl Corrals {
         let first_id = self.next + 1;
         self.best.clear();
         let mut found = false;
-        for start in 0..n {
-            if occupied[start] != 0 || reached(start) || self.mark[start] >= first_id {
+        for start in a.all() {
+            if occupied[start.index()] != 0 || reached(start) || self.mark[start.index()] >= first_id {
                 continue;
             }
             self.next += 1;
@@ -78,32 +78,27 @@ impl Corrals {
             // Flood the corral and collect its barrier.
             self.queue.clear();
             self.barrier.clear();
-            self.queue.push(start as u16);
-            self.mark[start] = id;
+            self.queue.push(start);
+            self.mark[start.index()] = id;
             let mut has_goal = false;
             let mut head = 0;
             while head < self.queue.len() {
-                let s = self.queue[head] as usize;
+                let s = self.queue[head];
                 head += 1;
-                has_goal |= s < a.goals();
-                for d in Dir::ALL {
-                    let t = a.neighbor(s, d);
-                    if t == NONE {
-                        continue;
-                    }
-                    let t = t as usize;
-                    if occupied[t] != 0 {
-                        if self.barrier_of[t] != id {
-                            self.barrier_of[t] = id;
-                            self.barrier.push(t as u16);
+                has_goal |= a.is_goal(s);
+                for t in Dir::ALL.into_iter().filter_map(|d| a.neighbor(s, d)) {
+                    if occupied[t.index()] != 0 {
+                        if self.barrier_of[t.index()] != id {
+                            self.barrier_of[t.index()] = id;
+                            self.barrier.push(t);
                         }
-                    } else if self.mark[t] != id {
-                        self.mark[t] = id;
-                        self.queue.push(t as u16);
+                    } else if self.mark[t.index()] != id {
+                        self.mark[t.index()] = id;
+                        self.queue.push(t);
                     }
                 }
             }
-            let must_enter = self.barrier.iter().any(|&b| b as usize >= a.goals()) || (has_goal && fill_goals);
+            let must_enter = self.barrier.iter().any(|&b| !a.is_goal(b)) || (has_goal && fill_goals);
             if !must_enter || (found && self.barrier.len() >= self.best.len()) {
                 continue;
             }
@@ -116,17 +111,15 @@ impl Corrals {
     }
 
     /// Whether corral `id` (with its barrier in `self.barrier`) meets the P and I conditions.
-    fn is_pi(&self, a: &Analysis, occupied: &[u8], reached: &impl Fn(usize) -> bool, id: u32) -> bool {
-        let barrier_box = |i: usize| occupied[i] != 0 && self.barrier_of[i] == id;
-        let inside = |i: usize| occupied[i] == 0 && self.mark[i] == id;
+    fn is_pi(&self, a: &Analysis, occupied: &[u8], reached: &impl Fn(Sq) -> bool, id: u32) -> bool {
+        let barrier_box = |s: Sq| occupied[s.index()] != 0 && self.barrier_of[s.index()] == id;
+        let inside = |s: Sq| occupied[s.index()] == 0 && self.mark[s.index()] == id;
         for &b in &self.barrier {
             for d in Dir::ALL {
-                let (t, q) = (a.neighbor(b as usize, d), a.neighbor(b as usize, d.opposite()));
-                if t == NONE || q == NONE {
+                let (Some(t), Some(q)) = (a.neighbor(b, d), a.neighbor(b, d.opposite())) else {
                     continue;
-                }
-                let (t, q) = (t as usize, q as usize);
-                let never = barrier_box(t) || barrier_box(q) || inside(q) || t >= a.live();
+                };
+                let never = barrier_box(t) || barrier_box(q) || inside(q) || !a.is_live(t);
                 if never {
                     continue;
                 }

@@ -9,7 +9,9 @@ use crate::rules::{Move, Position};
 /// One push: the box's square before the push and the direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Push {
+    /// The box's square before the push.
     pub from: Square,
+    /// The direction of the push.
     pub dir: Dir,
 }
 

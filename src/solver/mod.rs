@@ -29,11 +29,18 @@
 
 pub mod astar;
 pub mod bfs;
+pub mod bound;
+pub mod budget;
 pub mod corral;
 pub mod deadlock;
 pub mod expand;
 pub mod frozen;
 pub mod hungarian;
+pub mod open;
+pub mod report;
+pub mod state;
+pub mod store;
+pub mod successors;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -42,15 +49,53 @@ use std::time::Duration;
 use crate::analysis::Analysis;
 use crate::level::Level;
 use crate::rules::Move;
+pub use report::{Status, Summary};
 
-/// What to minimise.
+/// What the user asks for: an objective and the engine that pursues it (see
+/// [`Mode::plan`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
+    /// Fewest pushes, proven (A*).
     #[default]
     Pushes,
+    /// Fewest moves, then fewest pushes, proven (A*).
     Moves,
+    /// Least total cost, proven (A*).
     Cost,
+    /// Fewest moves by breadth-first search over unit moves (the textbook baseline).
     Bfs,
+}
+
+/// What a search minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Objective {
+    /// Box pushes.
+    Pushes,
+    /// Player moves, then pushes.
+    Moves,
+    /// 1 per move plus the pushed box's weight per push.
+    Cost,
+}
+
+/// How a search runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// A* over pushes with a consistent lower bound ([`astar`]): proves its objective.
+    AStar,
+    /// Breadth-first search over unit moves ([`bfs`]): proves the fewest moves.
+    Bfs,
+}
+
+impl Mode {
+    /// The engine and objective of this mode.
+    pub fn plan(self) -> (Engine, Objective) {
+        match self {
+            Mode::Pushes => (Engine::AStar, Objective::Pushes),
+            Mode::Moves => (Engine::AStar, Objective::Moves),
+            Mode::Cost => (Engine::AStar, Objective::Cost),
+            Mode::Bfs => (Engine::Bfs, Objective::Moves),
+        }
+    }
 }
 
 /// The lower bound used by the A* modes.
@@ -68,7 +113,9 @@ pub enum Heuristic {
 /// Limits and options of one solve.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// What to minimise and with which engine.
     pub mode: Mode,
+    /// The lower bound of the A* engine.
     pub heuristic: Heuristic,
     /// Give up after this long.
     pub time_limit: Option<Duration>,
@@ -112,22 +159,31 @@ impl Default for Config {
 /// Counters of one search.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Stats {
+    /// States expanded (their pushes generated).
     pub expanded: u64,
+    /// Pushes that survived pruning.
     pub generated: u64,
+    /// Generated states already stored (and not improved).
     pub duplicates: u64,
+    /// Pushes onto dead squares.
     pub pruned_dead_square: u64,
+    /// Pushes that froze a box off its goal.
     pub pruned_freeze: u64,
+    /// Pushes that closed a 2×2 block of boxes and walls off goals.
     pub pruned_2x2: u64,
+    /// States with no box-to-goal matching.
     pub pruned_no_matching: u64,
     /// Expansions restricted to the pushes of a PI-corral's barrier boxes.
     pub corral_cuts: u64,
     /// Distance tables built for sets of boxes frozen on goals.
     pub frozen_tables: u64,
+    /// States stored when the search ended.
     pub stored_states: u64,
     /// Bytes of search memory per stored state (keys, nodes, closed table, open list).
     pub bytes_per_state: f64,
     /// Largest search memory seen, in bytes.
     pub peak_bytes: u64,
+    /// Search time in seconds.
     pub seconds: f64,
 }
 
@@ -135,12 +191,16 @@ pub struct Stats {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Optimality {
+    /// Fewest pushes.
     Pushes,
+    /// Fewest moves (then pushes).
     Moves,
+    /// Least total cost.
     Cost,
 }
 
 impl Optimality {
+    /// The name used in reports (`pushes`, `moves`, `cost`).
     pub fn name(self) -> &'static str {
         match self {
             Optimality::Pushes => "pushes",
@@ -153,12 +213,17 @@ impl Optimality {
 /// A solution and how it was found.
 #[derive(Debug, Clone)]
 pub struct Solution {
+    /// The moves, pushes included.
     pub moves: Vec<Move>,
+    /// The moves in LURD.
     pub lurd: String,
+    /// Pushes among the moves.
     pub pushes: usize,
     /// Total cost: each move 1, each push plus the pushed box's weight.
     pub cost: u64,
+    /// What the solution is proven to minimise; `None` when nothing is proven.
     pub optimal: Option<Optimality>,
+    /// Counters of the search.
     pub stats: Stats,
 }
 
@@ -169,45 +234,63 @@ pub enum SolveError {
     #[error("unsolvable: the whole reachable state space was searched")]
     Unsolvable(Stats),
     #[error("time limit reached")]
+    /// The time limit passed.
     Timeout(Stats),
     #[error("memory limit reached")]
+    /// The memory limit would have been exceeded.
     MemoryLimit(Stats),
     #[error("node limit reached")]
+    /// More states than the node limit allowed were expanded.
     NodeLimit(Stats),
     #[error("cancelled")]
+    /// The cancel flag was set.
     Cancelled(Stats),
+    /// The engine returned a solution that the independent verifier rejected (a bug).
+    #[error("internal error: the solution found failed verification")]
+    Unverified(Stats),
 }
 
 impl SolveError {
+    /// Counters of the search up to the stop.
     pub fn stats(&self) -> &Stats {
         match self {
             SolveError::Unsolvable(s)
             | SolveError::Timeout(s)
             | SolveError::MemoryLimit(s)
             | SolveError::NodeLimit(s)
-            | SolveError::Cancelled(s) => s,
+            | SolveError::Cancelled(s)
+            | SolveError::Unverified(s) => s,
         }
     }
-    /// The short status name used in reports (`unsolvable`, `timeout`, `memory-limit`, …).
-    pub fn status(&self) -> &'static str {
+    /// The status this error reports.
+    pub fn status(&self) -> Status {
         match self {
-            SolveError::Unsolvable(_) => "unsolvable",
-            SolveError::Timeout(_) => "timeout",
-            SolveError::MemoryLimit(_) => "memory-limit",
-            SolveError::NodeLimit(_) => "node-limit",
-            SolveError::Cancelled(_) => "cancelled",
+            SolveError::Unsolvable(_) => Status::Unsolvable,
+            SolveError::Timeout(_) => Status::Timeout,
+            SolveError::MemoryLimit(_) => Status::MemoryLimit,
+            SolveError::NodeLimit(_) => Status::NodeLimit,
+            SolveError::Cancelled(_) => Status::Cancelled,
+            SolveError::Unverified(_) => Status::Invalid,
         }
     }
 }
 
-/// Solves a level under `config`.
+/// Solves a level under `config`. Every solution returned has been replayed by the
+/// independent verifier ([`crate::verify`]); an engine answer that fails the replay is reported
+/// as [`SolveError::Unverified`], never returned.
 pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
-    match config.mode {
-        Mode::Bfs => bfs::solve(level, config),
-        _ => {
+    let (engine, objective) = config.mode.plan();
+    let solution = match engine {
+        Engine::Bfs => bfs::solve(level, config)?,
+        Engine::AStar => {
             let analysis = Analysis::new(level);
-            astar::solve(level, &analysis, config)
+            astar::solve(level, &analysis, config, objective)?
         }
+    };
+    if crate::verify::verify(level, &solution.lurd).is_valid_solution() {
+        Ok(solution)
+    } else {
+        Err(SolveError::Unverified(solution.stats))
     }
 }
 

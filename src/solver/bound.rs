@@ -1,0 +1,187 @@
+//! The lower bound on the cost to go: distance tables with frozen goal boxes, and a minimum-cost
+//! matching of boxes to goals over them.
+//!
+//! A bound is computed in *bound units*: pushes, or in the cost mode pushes weighted by
+//! `1 + weight` of each box. Each engine's cost type turns bound units into its own costs (see
+//! [`super::astar::Metric`]). The matching uses the distance table of the state's boxes frozen
+//! on goals ([`FrozenTables`]); why the bound stays consistent is argued in [`super::frozen`].
+//!
+//! Children differ from their parent in one box. On a square problem (as many boxes as goals)
+//! the parent's matching is solved once and each child re-solves one row
+//! ([`Hungarian::resolve_row`]), which is exact; [`LowerBound::begin_children`] and
+//! [`LowerBound::child`] do that.
+
+use super::Heuristic;
+use super::frozen::{FrozenTables, TableId};
+use super::hungarian::{FORBIDDEN, Hungarian};
+use super::state::BoxAt;
+use super::successors::Successors;
+use crate::analysis::{Analysis, UNREACHABLE};
+use crate::level::Level;
+
+/// The lower bound of one search, with its tables and scratch.
+pub struct LowerBound {
+    heuristic: Heuristic,
+    /// Every goal must be covered (boxes may outnumber goals).
+    cover_goals: bool,
+    /// Bound units per push of a box of each class.
+    push_weight: Vec<i64>,
+    frozen_goals: bool,
+    tables: FrozenTables,
+    hungarian: Hungarian,
+    set: Vec<u64>,
+    incremental: bool,
+    saved: bool,
+}
+
+impl LowerBound {
+    /// A bound for `a`'s level. `push_weight[c]` is what one push of a box of class `c` costs at
+    /// least; `frozen_goals` switches to tables with frozen goal boxes as walls.
+    pub fn new(
+        a: &Analysis,
+        heuristic: Heuristic,
+        cover_goals: bool,
+        push_weight: Vec<i64>,
+        frozen_goals: bool,
+    ) -> LowerBound {
+        // Unit weights are kept as an empty list, which `pair_cost` reads as "every push is 1".
+        let push_weight = if push_weight.iter().all(|&w| w == 1) { Vec::new() } else { push_weight };
+        LowerBound {
+            heuristic,
+            cover_goals,
+            push_weight,
+            frozen_goals: frozen_goals && heuristic == Heuristic::Hungarian,
+            tables: FrozenTables::new(a),
+            hungarian: Hungarian::default(),
+            set: vec![0; a.goals().div_ceil(64).max(1)],
+            incremental: false,
+            saved: false,
+        }
+    }
+
+    /// Whether the bound uses frozen-goal tables.
+    pub fn frozen_goals(&self) -> bool {
+        self.frozen_goals
+    }
+
+    /// Bytes held by the distance tables.
+    pub fn bytes(&self) -> usize {
+        self.tables.bytes()
+    }
+
+    /// Distance tables built beyond the static one.
+    pub fn tables_built(&self) -> usize {
+        self.tables.count() - 1
+    }
+
+    /// The table for the boxes frozen on goals in the state loaded in `board` (its boxes are
+    /// `boxes`); `None` when no more tables can be made (treat as out of memory).
+    pub fn table_for(&mut self, a: &Analysis, board: &mut Successors, boxes: &[BoxAt]) -> Option<TableId> {
+        if !self.frozen_goals {
+            return Some(TableId::STATIC);
+        }
+        self.set.fill(0);
+        for b in boxes {
+            if a.is_goal(b.sq) && board.is_frozen(a, b.sq) {
+                self.set[b.sq.index() / 64] |= 1 << (b.sq.index() % 64);
+            }
+        }
+        self.tables.id(a, &self.set)
+    }
+
+    /// The bound of `boxes` over distance table `table`, or `None` if no box-to-goal matching
+    /// exists (a deadlock).
+    pub fn of(&mut self, a: &Analysis, table: TableId, boxes: &[BoxAt]) -> Option<u64> {
+        match self.heuristic {
+            Heuristic::Zero => Some(0),
+            Heuristic::Boxes => {
+                if self.cover_goals {
+                    let covered = boxes.iter().filter(|b| a.is_goal(b.sq)).count();
+                    return Some(a.goals().saturating_sub(covered) as u64);
+                }
+                let weight = |b: &BoxAt| self.push_weight.get(usize::from(b.class)).copied().unwrap_or(1);
+                let off: i64 = boxes.iter().filter(|b| !a.is_goal(b.sq)).map(weight).sum();
+                Some(off as u64)
+            }
+            Heuristic::Hungarian => {
+                let dist = self.tables.table(table);
+                let weights = &self.push_weight;
+                let cost = |b: usize, g: usize| pair_cost(a, dist, weights, boxes, b, g);
+                let total = if self.cover_goals {
+                    self.hungarian.solve(a.goals(), boxes.len(), |g, b| cost(b, g))?
+                } else {
+                    self.hungarian.solve(boxes.len(), a.goals(), cost)?
+                };
+                Some(total as u64)
+            }
+        }
+    }
+
+    /// Prepares for the bounds of `children` children of a parent with `boxes` boxes: the
+    /// parent's matching is solved once (in [`LowerBound::child`]) when at least two children
+    /// need it and the problem is square.
+    pub fn begin_children(&mut self, a: &Analysis, boxes: usize, children: usize) {
+        self.incremental =
+            self.heuristic == Heuristic::Hungarian && !self.cover_goals && boxes == a.goals() && children >= 2;
+        self.saved = false;
+    }
+
+    /// The bound of a child that moved box `moved` of `parent` (giving `child`), over `table`.
+    /// Children whose table is the parent's `parent_table` re-solve one row of the parent's
+    /// matching; the others are solved in full.
+    #[allow(clippy::too_many_arguments)]
+    pub fn child(
+        &mut self,
+        a: &Analysis,
+        parent_table: TableId,
+        table: TableId,
+        parent: &[BoxAt],
+        child: &[BoxAt],
+        moved: usize,
+    ) -> Option<u64> {
+        if table != parent_table {
+            return self.of(a, table, child);
+        }
+        if self.incremental && !self.saved {
+            let dist = self.tables.table(table);
+            let weights = &self.push_weight;
+            let n = parent.len();
+            if self.hungarian.solve(n, n, |b, g| pair_cost(a, dist, weights, parent, b, g)).is_some() {
+                self.hungarian.save();
+                self.saved = true;
+            } else {
+                self.incremental = false;
+            }
+        }
+        if !self.incremental {
+            return self.of(a, table, child);
+        }
+        let dist = self.tables.table(table);
+        let weights = &self.push_weight;
+        let total = self.hungarian.resolve_row(child.len(), moved, |b, g| pair_cost(a, dist, weights, child, b, g))?;
+        Some(total as u64)
+    }
+}
+
+/// The matching cost of box `b` (an index into `boxes`) to goal `g` over distance table `dist`.
+/// `weights` is empty when every push costs 1 (the hot case: no load, no multiply).
+#[inline(always)]
+fn pair_cost(a: &Analysis, dist: &[u16], weights: &[i64], boxes: &[BoxAt], b: usize, g: usize) -> i64 {
+    let bx = boxes[b];
+    match dist[g * a.squares() + bx.sq.index()] {
+        UNREACHABLE => FORBIDDEN,
+        d if weights.is_empty() => i64::from(d),
+        d => i64::from(d) * weights[usize::from(bx.class)],
+    }
+}
+
+/// The push lower bound of a level's start position: a minimum-cost matching of boxes to goals
+/// over the static push distances (what `sokoban analyze` prints). `None` when no matching
+/// exists, so the level is unsolvable.
+pub fn start_bound(level: &Level) -> Option<u64> {
+    let a = Analysis::new(level);
+    let boxes: Vec<BoxAt> = level.boxes().iter().map(|&b| BoxAt { sq: a.sq(b), class: 0 }).collect();
+    let cover_goals = boxes.len() > a.goals();
+    let mut bound = LowerBound::new(&a, Heuristic::Hungarian, cover_goals, vec![1], false);
+    bound.of(&a, TableId::STATIC, &boxes)
+}

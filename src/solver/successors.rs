@@ -1,0 +1,330 @@
+//! The successor generator: the pushes of a state, with every pruning rule applied.
+//!
+//! This is the one place where a state's pushes are enumerated and where dead-square, freeze,
+//! 2×2 and PI-corral pruning run; engines call [`Successors::expand`] and never re-derive a
+//! rule. The generator owns the per-search scratch (regex-automata's `Cache` idea): the
+//! occupancy array, the player's reachable region (with walking distances when the objective
+//! counts moves), a second region search for the child's normalised player, the freeze-check
+//! path and the corral finder. Nothing is allocated per state once the buffers have grown.
+//!
+//! Pushes come out in a fixed order (boxes in key order, then up, right, down, left), so a
+//! search that consumes them in order is deterministic.
+
+use super::Stats;
+use super::corral::Corrals;
+use super::deadlock;
+use super::state::BoxAt;
+use crate::analysis::{Analysis, Sq};
+use crate::level::{Dir, Square};
+
+/// Which rules the generator applies.
+#[derive(Debug, Clone, Copy)]
+pub struct Rules {
+    /// Dead-square, freeze and 2×2 pruning (sound only when every box must end on a goal).
+    pub deadlocks: bool,
+    /// Restrict to the pushes of a PI-corral's barrier (push-optimal searches only).
+    pub corrals: bool,
+    /// Every goal must end covered (as many boxes as goals): a corral holding a goal must be
+    /// entered.
+    pub fill_goals: bool,
+    /// Normalise the child's player square to the lowest square of its region.
+    pub normalize: bool,
+    /// Measure the player's walk to each push (for objectives that count moves).
+    pub walks: bool,
+    /// Report whether a push freezes its box on a goal (for the frozen-goal bound).
+    pub frozen_goals: bool,
+}
+
+/// One push out of the expanded state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Push {
+    /// Index of the pushed box in the state's box list.
+    pub index: usize,
+    /// The pushed box before the push.
+    pub from: BoxAt,
+    /// Where it lands.
+    pub to: Sq,
+    /// The direction of the push.
+    pub dir: Dir,
+    /// The player's walk to the square behind the box (0 unless [`Rules::walks`]).
+    pub walk: u32,
+    /// The child's player square (normalised when [`Rules::normalize`]).
+    pub player: Sq,
+    /// The push leaves its box frozen on a goal (only with [`Rules::frozen_goals`]).
+    pub freezes_on_goal: bool,
+}
+
+/// Reusable scratch and the rules; one per search.
+#[derive(Debug)]
+pub struct Successors {
+    rules: Rules,
+    /// 1 on each square holding a box in the loaded state, 0 when empty.
+    occupied: Vec<u8>,
+    /// The player's region in the expanded state.
+    region: Region,
+    /// A child's region, searched without disturbing the parent's.
+    child_region: Region,
+    path: Vec<Sq>,
+    corrals: Corrals,
+    only: Vec<Sq>,
+    loaded: Vec<Sq>,
+}
+
+impl Successors {
+    /// A generator for `a`'s level under `rules`. Deadlock rules are dropped when the analysis
+    /// says they are unsound for the level's solved rule, and corral pruning needs them.
+    pub fn new(a: &Analysis, mut rules: Rules) -> Successors {
+        rules.deadlocks &= a.pruning();
+        rules.corrals &= rules.deadlocks;
+        rules.frozen_goals &= rules.deadlocks;
+        let n = a.squares();
+        Successors {
+            rules,
+            occupied: vec![0; n],
+            region: Region::new(n),
+            child_region: Region::new(n),
+            path: Vec::new(),
+            corrals: Corrals::new(n),
+            only: Vec::new(),
+            loaded: Vec::new(),
+        }
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Places `boxes` on the board (and removes the previous state's).
+    pub fn load(&mut self, boxes: &[BoxAt]) {
+        for &s in &self.loaded {
+            self.occupied[s.index()] = 0;
+        }
+        self.loaded.clear();
+        for b in boxes {
+            self.occupied[b.sq.index()] = 1;
+            self.loaded.push(b.sq);
+        }
+    }
+
+    /// The occupancy of the loaded state: 1 on each box, 0 elsewhere.
+    pub fn occupied(&self) -> &[u8] {
+        &self.occupied
+    }
+
+    /// Whether the loaded box on `t` is frozen (see [`deadlock::is_frozen`]).
+    pub fn is_frozen(&mut self, a: &Analysis, t: Sq) -> bool {
+        deadlock::is_frozen(a, &self.occupied, t, &mut self.path)
+    }
+
+    /// The lowest square of the player's region from `player` in the loaded state.
+    pub fn normalized(&mut self, a: &Analysis, player: Sq) -> Sq {
+        self.region.flood(a, &self.occupied, player, false)
+    }
+
+    /// Loads `boxes` with the player on `player` and writes every push that survives the rules
+    /// to `out`, counting pruned pushes in `stats`.
+    pub fn expand(&mut self, a: &Analysis, boxes: &[BoxAt], player: Sq, out: &mut Vec<Push>, stats: &mut Stats) {
+        out.clear();
+        self.load(boxes);
+        self.region.flood(a, &self.occupied, player, self.rules.walks);
+        self.only.clear();
+        let restricted = self.rules.corrals && {
+            let Successors { corrals, occupied, region, only, rules, .. } = self;
+            let reached = |s: Sq| region.contains(s);
+            match corrals.pi_corral(a, occupied, reached, rules.fill_goals) {
+                Some(barrier) => {
+                    only.extend_from_slice(barrier);
+                    true
+                }
+                None => false,
+            }
+        };
+        stats.corral_cuts += u64::from(restricted);
+        for (index, &b) in boxes.iter().enumerate() {
+            if restricted && !self.only.contains(&b.sq) {
+                continue;
+            }
+            for dir in Dir::ALL {
+                let (Some(to), Some(behind)) = (a.neighbor(b.sq, dir), a.neighbor(b.sq, dir.opposite())) else {
+                    continue;
+                };
+                if self.occupied[to.index()] != 0 || !self.reached(behind) {
+                    continue;
+                }
+                if self.rules.deadlocks && !a.is_live(to) {
+                    stats.pruned_dead_square += 1;
+                    continue;
+                }
+                let walk = if self.rules.walks { self.region.dist[behind.index()] } else { 0 };
+                self.occupied[b.sq.index()] = 0;
+                self.occupied[to.index()] = 1;
+                let verdict = if !self.rules.deadlocks {
+                    None
+                } else if deadlock::block_2x2(a, &self.occupied, to) {
+                    Some(&mut stats.pruned_2x2)
+                } else if deadlock::freeze(a, &self.occupied, to, &mut self.path) {
+                    Some(&mut stats.pruned_freeze)
+                } else {
+                    None
+                };
+                if let Some(counter) = verdict {
+                    *counter += 1;
+                } else {
+                    stats.generated += 1;
+                    let freezes_on_goal = self.rules.frozen_goals
+                        && a.is_goal(to)
+                        && deadlock::is_frozen(a, &self.occupied, to, &mut self.path);
+                    let player = self.child_player(a, b.sq, to, dir, player);
+                    out.push(Push { index, from: b, to, dir, walk, player, freezes_on_goal });
+                }
+                self.occupied[to.index()] = 0;
+                self.occupied[b.sq.index()] = 1;
+            }
+        }
+    }
+
+    /// The player square after pushing the box on `from` to `to` (the board shows the child).
+    fn child_player(&mut self, a: &Analysis, from: Sq, to: Sq, dir: Dir, parent: Sq) -> Sq {
+        if !self.rules.normalize {
+            return from;
+        }
+        let opens_nothing = !self.reached(to)
+            && Dir::ALL
+                .iter()
+                .filter(|&&e| e != dir && e != dir.opposite())
+                .all(|&e| a.neighbor(from, e).is_none_or(|n| self.occupied[n.index()] != 0 || self.reached(n)));
+        if opens_nothing {
+            // The box went somewhere the player could not reach, and the square it left opens
+            // onto nothing new: the region is the parent's plus that square.
+            parent.min(from)
+        } else {
+            self.child_region.flood(a, &self.occupied, from, false)
+        }
+    }
+
+    /// Runs `f` with the board showing `push` applied (to inspect the child, e.g. its frozen
+    /// boxes), then restores the loaded state.
+    pub fn with_push<R>(&mut self, push: &Push, f: impl FnOnce(&mut Successors) -> R) -> R {
+        self.occupied[push.from.sq.index()] = 0;
+        self.occupied[push.to.index()] = 1;
+        let r = f(self);
+        self.occupied[push.to.index()] = 0;
+        self.occupied[push.from.sq.index()] = 1;
+        r
+    }
+
+    #[inline]
+    fn reached(&self, s: Sq) -> bool {
+        self.region.contains(s)
+    }
+}
+
+/// A player region found by breadth-first search, marked with a generation stamp so that a new
+/// search needs no clearing.
+#[derive(Debug)]
+struct Region {
+    stamp: Vec<u32>,
+    generation: u32,
+    /// Walking distances from the start (filled only when asked for).
+    dist: Vec<u32>,
+    queue: Vec<Sq>,
+}
+
+impl Region {
+    fn new(squares: usize) -> Region {
+        Region { stamp: vec![0; squares], generation: 0, dist: vec![0; squares], queue: Vec::with_capacity(squares) }
+    }
+
+    #[inline]
+    fn contains(&self, s: Sq) -> bool {
+        self.stamp[s.index()] == self.generation
+    }
+
+    /// Marks the empty squares reachable from `start` (with walking distances if `distances`)
+    /// and returns the lowest of them.
+    fn flood(&mut self, a: &Analysis, occupied: &[u8], start: Sq, distances: bool) -> Sq {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        let generation = self.generation;
+        self.queue.clear();
+        self.queue.push(start);
+        self.stamp[start.index()] = generation;
+        self.dist[start.index()] = 0;
+        let mut lowest = start;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let s = self.queue[head];
+            head += 1;
+            for t in Dir::ALL.into_iter().filter_map(|d| a.neighbor(s, d)) {
+                if self.stamp[t.index()] != generation && occupied[t.index()] == 0 {
+                    self.stamp[t.index()] = generation;
+                    if distances {
+                        self.dist[t.index()] = self.dist[s.index()] + 1;
+                    }
+                    lowest = lowest.min(t);
+                    self.queue.push(t);
+                }
+            }
+        }
+        lowest
+    }
+}
+
+/// The pushes the generator keeps from a position given in level squares, as (the box's square
+/// before the push, direction), in generation order. This runs the same code as the engines'
+/// expansions; it exists so that tests and tools can check the pruning rules from outside.
+pub fn level_pushes(a: &Analysis, rules: Rules, boxes: &[Square], player: Square) -> Vec<(Square, Dir)> {
+    let mut generator = Successors::new(a, rules);
+    let boxes: Vec<BoxAt> = boxes.iter().map(|&b| BoxAt { sq: a.sq(b), class: 0 }).collect();
+    let mut out = Vec::new();
+    generator.expand(a, &boxes, a.sq(player), &mut out, &mut Stats::default());
+    out.into_iter().map(|p| (a.square(p.from.sq), p.dir)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    fn pushes(text: &str, deadlocks: bool, corrals: bool) -> Vec<(usize, usize, Dir)> {
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let rules = Rules { deadlocks, corrals, fill_goals: true, normalize: true, walks: false, frozen_goals: false };
+        level_pushes(&a, rules, level.boxes(), level.player())
+            .into_iter()
+            .map(|(s, d)| {
+                let (r, c) = level.coords(s);
+                (r, c, d)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pushes_onto_dead_squares_are_pruned() {
+        // The box can go left towards the goal, or right into a dead corner.
+        let level = "#######\n#.  $ #\n#   @ #\n#######\n";
+        assert_eq!(pushes(level, true, false), vec![(1, 4, Dir::Left)]);
+        assert_eq!(pushes(level, false, false), vec![(1, 4, Dir::Right), (1, 4, Dir::Left)]);
+    }
+
+    #[test]
+    fn a_2x2_block_off_goals_is_pruned() {
+        // Pushing the lower box up puts both boxes against the top wall, off goals.
+        let level = "#######\n#.$ . #\n#  $  #\n#  @  #\n#######\n";
+        assert!(!pushes(level, true, false).contains(&(2, 3, Dir::Up)));
+        assert!(pushes(level, false, false).contains(&(2, 3, Dir::Up)));
+    }
+
+    #[test]
+    fn a_pi_corral_restricts_the_pushes_to_its_barrier() {
+        // The right part is a corral fenced by two boxes and walls; every push of its barrier
+        // goes into it and the player reaches them all, so only those pushes are generated.
+        let level = "#########\n#   #   #\n#@$ $  .#\n#   $  .#\n#   #  .#\n#########\n";
+        assert_eq!(pushes(level, true, true), vec![(2, 4, Dir::Right), (3, 4, Dir::Right)]);
+        assert!(pushes(level, true, false).contains(&(2, 2, Dir::Right)));
+    }
+}
