@@ -98,13 +98,14 @@ fn weights_of_the_wrong_count_are_refused() {
 #[test]
 fn a_failing_standard_output_is_an_error_not_a_panic() {
     let full = || std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
-    let runs: [&[&str]; 8] = [
+    let runs: [&[&str]; 9] = [
         &["solve", "data/microban.xsb", "--level", "1"],
         &["solve", "data/microban.xsb", "--level", "1", "--json"],
         &["show", "data/microban.xsb", "--level", "1"],
         &["analyze", "data/microban.xsb", "--level", "1"],
         &["apply", "data/microban.xsb", "--level", "1", "--moves", "l"],
         &["convert", "data/microban.xsb", "--level", "1", "--to", "grid"],
+        &["next", "data/microban.xsb", "--level", "1"],
         &["verify", "data/xsokoban90.xsb", "data/xsokoban90-reference-solutions.tsv"],
         &["--help"],
     ];
