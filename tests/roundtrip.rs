@@ -454,3 +454,30 @@ proptest! {
         all_round_trip(&b.json(), SourceFormat::Json)?;
     }
 }
+
+#[test]
+fn size_errors_state_the_limits_that_apply() {
+    // A line longer than 65,536 characters.
+    let e = format::parse_levels(&format!("#####\n#@$.#{}\n#####\n", " ".repeat(70_000))).unwrap_err();
+    assert_eq!(e.kind, ParseErrorKind::TooLarge { what: "the line length", actual: 70_005, limit: 65_536 }, "{e}");
+    assert_eq!((e.line, e.column), (2, 65_537));
+    // A run length above 4096.
+    let e = format::parse_levels("5000#\n").unwrap_err();
+    assert_eq!(e.kind, ParseErrorKind::TooLarge { what: "a run length", actual: 5000, limit: 4096 }, "{e}");
+    assert!(e.to_string().contains("the limit is 4096"));
+    // A warehouse line longer than 4096 characters.
+    let e = format::parse_as(&format!("\n#####\n#@$.#{}\n#####\n", "-".repeat(5000)), SourceFormat::Warehouse);
+    assert!(matches!(e.unwrap_err().kind, ParseErrorKind::TooLarge { limit: 4096, .. }));
+}
+
+#[test]
+fn writers_refuse_titles_with_line_breaks() {
+    let mut level = format::parse_levels("#####\n#@$.#\n#####\n").unwrap().remove(0);
+    level.set_title(Some("two\nlines".into()));
+    for f in [SourceFormat::Xsb, SourceFormat::Grid, SourceFormat::Warehouse] {
+        let e = write(&level, f).unwrap_err();
+        assert!(matches!(e, sokoban::error::WriteError::CannotRepresent { .. }), "{f:?}: {e}");
+    }
+    // JSON holds no title at all, so nothing is lost that the format could hold.
+    assert!(write(&level, SourceFormat::Json).is_ok());
+}
