@@ -29,6 +29,13 @@ pub enum ParseErrorKind {
     /// The player can walk off the edge of the board: the walls do not enclose it.
     #[error("the board is not closed by walls: the player can walk off the map here")]
     OpenBoard,
+    /// The player and a box on the same cell (possible in JSON grids); no format can write it.
+    #[error("the player stands on a box: a cell holds either the player or a box")]
+    PlayerOnBox,
+    /// A row between board rows with no wall and no square: all of it lies outside the walls, so
+    /// it would split the board in two when written (an empty run-length row, say).
+    #[error("a board row with no wall inside a board (an empty run-length row?): it would split the board in two")]
+    BlankRow,
     /// A box or goal lies outside the walls, where the player can never go.
     #[error("a {0} lies outside the walls, where the player cannot reach it")]
     OutsideWalls(&'static str),

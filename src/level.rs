@@ -23,7 +23,8 @@ pub const MAX_SQUARES: usize = u16::MAX as usize - 1;
 pub struct Square(u32);
 
 impl Square {
-    /// Wraps an index. The caller must take it from the same level.
+    /// Wraps an index. The caller must take it from the same level: the level's functions panic
+    /// on an index beyond its squares (see their `# Panics` sections).
     pub fn new(index: usize) -> Square {
         Square(index as u32)
     }
@@ -179,7 +180,8 @@ pub struct RawCell {
 pub struct RawBoard {
     /// The cells, row by row (rows may differ in length).
     pub rows: Vec<Vec<RawCell>>,
-    /// 1-based (line, column) of each cell in `rows`, same shape.
+    /// 1-based (line, column) of each cell in `rows`, same shape, except that an empty row may
+    /// hold one position (where it is written). Only used for error messages.
     pub positions: Vec<Vec<(usize, usize)>>,
 }
 
@@ -265,6 +267,13 @@ impl PartialEq for Level {
 
 impl Level {
     /// Validates a raw board and numbers its squares.
+    ///
+    /// Rows and columns at the edges of the map that hold only the outside (no wall, no square)
+    /// are dropped, so a level does not depend on how a file padded its board (trailing `-`
+    /// cells, an empty run-length row at the end) and every writer can reproduce it exactly. A
+    /// row with no wall and no square between others is an error: it is all outside, and no
+    /// text format could write it without splitting the board in two. `raw.positions` may be
+    /// shorter than `raw.rows` (or empty): errors then get approximate positions.
     pub fn from_raw(raw: RawBoard, meta: Meta, opts: BuildOptions) -> Result<Level, ParseError> {
         let height = raw.rows.len();
         let width = raw.rows.iter().map(Vec::len).max().unwrap_or(0);
@@ -279,15 +288,23 @@ impl Level {
             }
         }
         let pos = |r: usize, c: usize| -> (usize, usize) {
-            raw.positions[r].get(c).copied().unwrap_or_else(|| {
-                // Past the end of a short row: one column beyond its last character.
-                let last = raw.positions[r].last().copied().unwrap_or((l0 + r, 0));
-                (last.0, last.1 + 1 + c - raw.positions[r].len())
-            })
+            if let Some(&p) = raw.positions.get(r).and_then(|row| row.get(c)) {
+                return p;
+            }
+            // Past the end of a short row (or of the position list): one column beyond the last
+            // character of this row, or of the nearest row above that has one.
+            match (0..=r.min(raw.positions.len().saturating_sub(1)))
+                .rev()
+                .find_map(|k| raw.positions.get(k).and_then(|row| row.last().map(|&p| (k, row.len(), p))))
+            {
+                Some((k, len, (line, col))) if k == r => (line, col + 1 + c.saturating_sub(len)),
+                Some((_, _, (line, col))) => (line, col + 1),
+                None => (l0 + r, c + 1),
+            }
         };
         let cell = |r: usize, c: usize| raw.rows[r].get(c).copied().unwrap_or_default();
 
-        // Exactly one player.
+        // Exactly one player, and not on a box (no format can write both on one cell).
         let mut player = None;
         for r in 0..height {
             for c in 0..raw.rows[r].len() {
@@ -308,6 +325,10 @@ impl Level {
         if cell(pr, pc).wall {
             let (l, c) = pos(pr, pc);
             return Err(ParseError::new(ParseErrorKind::Syntax("the player stands in a wall".into()), l, c));
+        }
+        if cell(pr, pc).box_ {
+            let (l, c) = pos(pr, pc);
+            return Err(ParseError::new(ParseErrorKind::PlayerOnBox, l, c));
         }
 
         // The player must not be able to walk off the map.
@@ -353,7 +374,32 @@ impl Level {
             }
             flood(&mut border, &mut exterior);
         }
-        let inside: Vec<bool> = exterior.iter().map(|e| !e).collect();
+        for r in 0..height {
+            for c in 0..width {
+                let rc = cell(r, c);
+                if exterior[r * width + c] && (rc.box_ || rc.goal) {
+                    let what = if rc.box_ { "box" } else { "goal" };
+                    let (l, col) = pos(r, c);
+                    return Err(ParseError::new(ParseErrorKind::OutsideWalls(what), l, col));
+                }
+            }
+        }
+
+        // The rectangle that holds every wall and square; outside it there is only the exterior.
+        let solid = |r: usize, c: usize| !exterior[r * width + c];
+        let solid_row = |r: usize| (0..width).any(|c| solid(r, c));
+        let solid_col = |c: usize| (0..height).any(|r| solid(r, c));
+        // The player's square is solid, so these exist.
+        let top = (0..height).find(|&r| solid_row(r)).unwrap_or(0);
+        let bottom = (0..height).rfind(|&r| solid_row(r)).unwrap_or(height - 1) + 1;
+        let left = (0..width).find(|&c| solid_col(c)).unwrap_or(0);
+        let right = (0..width).rfind(|&c| solid_col(c)).unwrap_or(width - 1) + 1;
+        if let Some(r) = (top..bottom).find(|&r| !solid_row(r)) {
+            let (l, col) = pos(r, 0);
+            return Err(ParseError::new(ParseErrorKind::BlankRow, l, col));
+        }
+        let (full_width, width, height) = (width, right - left, bottom - top);
+        let (pr, pc) = (pr - top, pc - left);
 
         // Number squares, collect goals and boxes in reading order.
         let mut tiles = vec![Tile::Outside; width * height];
@@ -364,17 +410,12 @@ impl Level {
         for r in 0..height {
             for c in 0..width {
                 let i = r * width + c;
-                let rc = cell(r, c);
+                let rc = cell(r + top, c + left);
                 if rc.wall {
                     tiles[i] = Tile::Wall;
                     continue;
                 }
-                if !inside[i] {
-                    if rc.box_ || rc.goal {
-                        let what = if rc.box_ { "box" } else { "goal" };
-                        let (l, col) = pos(r, c);
-                        return Err(ParseError::new(ParseErrorKind::OutsideWalls(what), l, col));
-                    }
+                if exterior[(r + top) * full_width + c + left] {
                     continue;
                 }
                 tiles[i] = Tile::Floor;
@@ -483,7 +524,9 @@ impl Level {
     /// What the cell at `row`, `col` is.
     ///
     /// # Panics
-    /// If the cell is outside the level's rectangle.
+    ///
+    /// If the cell lies outside the level's rectangle (`row >= height` or `col >= width`);
+    /// [`Level::square_at`] answers `None` there instead.
     pub fn tile(&self, row: usize, col: usize) -> Tile {
         self.tiles[row * self.width + col]
     }
@@ -496,18 +539,30 @@ impl Level {
         (s != NONE).then_some(Square(s))
     }
     /// Row and column of a square.
+    ///
+    /// # Panics
+    ///
+    /// If `s` is not a square of this level (an index of at least [`Level::square_count`]).
     pub fn coords(&self, s: Square) -> (usize, usize) {
         let c = self.square_cell[s.index()] as usize;
         (c / self.width, c % self.width)
     }
     /// The neighbouring square in a direction, or `None` if a wall (or the edge) is there.
+    ///
+    /// # Panics
+    ///
+    /// If `s` is not a square of this level (an index of at least [`Level::square_count`]).
     #[inline]
     pub fn neighbor(&self, s: Square, d: Dir) -> Option<Square> {
         let n = self.neighbors[s.index()][d.index()];
         (n != NONE).then_some(Square(n))
     }
+    /// Whether a square is a goal.
+    ///
+    /// # Panics
+    ///
+    /// If `s` is not a square of this level (an index of at least [`Level::square_count`]).
     #[inline]
-    /// Whether `s` is a goal.
     pub fn is_goal(&self, s: Square) -> bool {
         self.is_goal[s.index()]
     }
@@ -558,19 +613,28 @@ impl Level {
 
     /// The start position as a raw board (for writers and converters).
     pub fn to_raw(&self) -> RawBoard {
-        self.to_raw_at(&crate::rules::Position::start(self))
+        let mut has_box = vec![false; self.square_count()];
+        for b in &self.boxes {
+            has_box[b.index()] = true;
+        }
+        self.raw_with(|s| has_box[s.index()], self.player)
     }
 
-    /// A position of this level as a raw board.
-    pub fn to_raw_at(&self, position: &crate::rules::Position) -> RawBoard {
+    /// The board with boxes where `has_box` says and the player on `player`: how positions are
+    /// drawn (`rules::Position::to_raw` calls it, so this module needs nothing from `rules`).
+    /// A `player` square that is not one of this level's squares draws no player.
+    pub fn raw_with(&self, has_box: impl Fn(Square) -> bool, player: Square) -> RawBoard {
         let mut rows = Vec::with_capacity(self.height);
         for r in 0..self.height {
             let row = (0..self.width)
-                .map(|c| RawCell {
-                    wall: self.tile(r, c) == Tile::Wall,
-                    goal: self.square_at(r, c).is_some_and(|s| self.is_goal(s)),
-                    box_: self.square_at(r, c).is_some_and(|s| position.has_box(s)),
-                    player: self.square_at(r, c) == Some(position.player()),
+                .map(|c| {
+                    let square = self.square_at(r, c);
+                    RawCell {
+                        wall: self.tile(r, c) == Tile::Wall,
+                        goal: square.is_some_and(|s| self.is_goal(s)),
+                        box_: square.is_some_and(&has_box),
+                        player: square == Some(player),
+                    }
                 })
                 .collect();
             rows.push(row);

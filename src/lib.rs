@@ -20,6 +20,7 @@ pub mod moves;
 pub mod rules;
 pub mod solutions;
 pub mod solver;
+pub mod system;
 pub mod verify;
 
 /// The README's code blocks, compiled and run as doctests (its Rust example must stay true).

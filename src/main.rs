@@ -7,14 +7,34 @@
 mod cli;
 
 use std::io::ErrorKind::BrokenPipe;
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
 
 fn main() -> ExitCode {
     quiet_sigpipe();
-    let args = cli::Cli::parse();
-    match cli::run(args) {
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        // --help and --version go to standard output; a failed write there is an error too.
+        Err(e) if !e.use_stderr() => {
+            let printed = e.print().and_then(|()| std::io::stdout().flush());
+            return match printed {
+                Ok(()) => ExitCode::from(cli::EXIT_OK),
+                Err(io) => {
+                    eprintln!("error: cannot write to standard output: {io}");
+                    ExitCode::from(cli::EXIT_BAD_INPUT)
+                }
+            };
+        }
+        Err(e) => e.exit(),
+    };
+    // Output still buffered (a last line without a newline) is flushed here, so its error shows.
+    let result = cli::run(args).and_then(|code| {
+        std::io::stdout().flush().map_err(|e| anyhow::Error::new(e).context("cannot write to standard output"))?;
+        Ok(code)
+    });
+    match result {
         Ok(code) => code,
         // A reader that stops early (`sokoban solve … | head`) is not an error.
         Err(e) if e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == BrokenPipe)) => {

@@ -6,7 +6,7 @@
 
 use fixedbitset::FixedBitSet;
 
-use crate::level::{Dir, Level, Square};
+use crate::level::{Dir, Level, RawBoard, Square};
 
 /// One unit move: a direction and whether it pushed a box.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -54,6 +54,11 @@ impl Position {
     }
 
     /// A position from parts. Boxes are square indices of `level`.
+    ///
+    /// # Panics
+    ///
+    /// If a box square is not one of `level`'s squares (an index of at least
+    /// [`Level::square_count`]).
     pub fn from_parts(level: &Level, player: Square, boxes: impl IntoIterator<Item = Square>) -> Position {
         let mut set = FixedBitSet::with_capacity(level.square_count());
         for b in boxes {
@@ -66,6 +71,10 @@ impl Position {
     pub fn player(&self) -> Square {
         self.player
     }
+    /// This position drawn on its level's board, for the writers (`format::write_raw`).
+    pub fn to_raw(&self, level: &Level) -> RawBoard {
+        level.raw_with(|s| self.has_box(s), self.player)
+    }
     /// Whether a box stands on `s`.
     pub fn has_box(&self, s: Square) -> bool {
         self.boxes.contains(s.index())
@@ -76,6 +85,11 @@ impl Position {
     }
 
     /// The position after moving one step, or why that is impossible. Never mutates `self`.
+    ///
+    /// # Panics
+    ///
+    /// If the position or a square comes from another level (a square index beyond this level's
+    /// squares): positions and squares belong to the level that made them.
     pub fn step(&self, level: &Level, dir: Dir) -> Result<(Position, Move), Blocked> {
         let to = level.neighbor(self.player, dir).ok_or(Blocked::Wall)?;
         if !self.has_box(to) {
@@ -93,6 +107,11 @@ impl Position {
     }
 
     /// The position before `mv` was made from it. Returns `None` if `mv` cannot have led here.
+    ///
+    /// # Panics
+    ///
+    /// If the position or a square comes from another level (a square index beyond this level's
+    /// squares): positions and squares belong to the level that made them.
     pub fn undo(&self, level: &Level, mv: Move) -> Option<Position> {
         let back = mv.dir.opposite();
         let from = level.neighbor(self.player, back)?;
@@ -112,16 +131,31 @@ impl Position {
     }
 
     /// Legal successors in the order up, right, down, left.
+    ///
+    /// # Panics
+    ///
+    /// If the position or a square comes from another level (a square index beyond this level's
+    /// squares): positions and squares belong to the level that made them.
     pub fn successors(&self, level: &Level) -> Vec<(Move, Position)> {
         Dir::ALL.iter().filter_map(|&d| self.step(level, d).ok().map(|(p, m)| (m, p))).collect()
     }
 
     /// Number of boxes on goals.
+    ///
+    /// # Panics
+    ///
+    /// If the position or a square comes from another level (a square index beyond this level's
+    /// squares): positions and squares belong to the level that made them.
     pub fn boxes_on_goals(&self, level: &Level) -> usize {
         self.boxes().filter(|&b| level.is_goal(b)).count()
     }
 
     /// Whether the level is solved under its rule.
+    ///
+    /// # Panics
+    ///
+    /// If the position or a square comes from another level (a square index beyond this level's
+    /// squares): positions and squares belong to the level that made them.
     pub fn is_solved(&self, level: &Level) -> bool {
         level.rule().is_solved(self.boxes.count_ones(..), level.goals().len(), self.boxes_on_goals(level))
     }

@@ -23,30 +23,63 @@ struct JsonEntry {
     lurd: Option<String>,
 }
 
+/// A line of a solutions file that holds no solution to check, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// 1-based line in the solutions file.
+    pub line: usize,
+    /// What the line holds instead of a solution.
+    pub reason: String,
+}
+
+/// A solutions file read: the solutions, and the lines that gave none.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Read {
+    /// The solutions, in file order.
+    pub entries: Vec<Entry>,
+    /// The lines without a solution, in file order.
+    pub skipped: Vec<Skipped>,
+}
+
 /// Parses a solutions file, detecting JSON lines by a first non-blank line that starts with `{`.
+/// Lines without a solution (a TSV header, a JSON `lurd` of null) are left out; [`read`] also
+/// reports lines that may have been meant as solutions.
 pub fn parse(text: &str) -> Result<Vec<Entry>, Error> {
+    read(text).map(|r| r.entries)
+}
+
+/// Like [`parse`], and also lists the lines that were skipped although they may have been meant
+/// as solutions (a first line of one column, such as a bare LURD string; a header of several
+/// columns and JSON lines whose `lurd` is null are not reported). Level number 0 is kept as an
+/// entry (the caller reports it, as for any level the level file does not have).
+pub fn read(text: &str) -> Result<Read, Error> {
     let lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
     let mut lines = lines.filter(|(_, l)| !l.trim().is_empty()).peekable();
     let json = lines.peek().is_some_and(|(_, l)| l.trim_start().starts_with('{'));
-    let mut out = Vec::new();
+    let mut out = Read::default();
     for (n, (line, text)) in lines.enumerate() {
         let err = |message: String| Error::Solutions { line, message };
         if json {
             let e: JsonEntry = serde_json::from_str(text).map_err(|e| err(format!("bad JSON: {e}")))?;
             if let Some(lurd) = e.lurd {
-                out.push(Entry { level: e.level, lurd, line });
+                out.entries.push(Entry { level: e.level, lurd, line });
             }
             continue;
         }
         let cols: Vec<&str> = text.split('\t').collect();
         match cols[0].trim().parse::<usize>() {
-            Ok(0) => return Err(err("level numbers start at 1".into())),
             Ok(level) if cols.len() >= 2 => {
                 let lurd = cols[cols.len() - 1].trim().to_string();
-                out.push(Entry { level, lurd, line });
+                out.entries.push(Entry { level, lurd, line });
             }
             Ok(_) => return Err(err("expected at least two tab-separated columns".into())),
-            Err(_) if n == 0 => continue, // a header
+            // A header names its columns; a first line of one column (a bare LURD string, say)
+            // is no header, and is reported.
+            Err(_) if n == 0 && cols.len() >= 2 => {}
+            Err(_) if n == 0 => {
+                let reason = format!("{:?} is not a level number, a tab and a LURD string", cols[0]);
+                out.skipped.push(Skipped { line, reason });
+            }
             Err(_) => return Err(err(format!("the first column {:?} is not a level number", cols[0]))),
         }
     }
@@ -67,5 +100,14 @@ mod tests {
         assert!(parse("level\tlurd\nx\tuu\n").is_err());
         assert!(parse("{\"level\": 1, \"lurd\": 5}\n").is_err());
         assert!(parse("{\"level\": 1, \"lurd\": null}\n").unwrap().is_empty());
+        // Level 0 is an entry like any other (the caller reports it), in both forms.
+        assert_eq!(parse("0\tuu\n").unwrap()[0].level, 0);
+        assert_eq!(parse("{\"level\": 0, \"lurd\": \"u\"}\n").unwrap()[0].level, 0);
+        // A plain LURD line is not silently lost: it is reported as skipped.
+        let r = read("uRd\n").unwrap();
+        assert!(r.entries.is_empty());
+        assert_eq!(r.skipped[0].line, 1);
+        // A header of several columns is a header, not a skipped solution.
+        assert!(read("level\tlurd\n1\tuu\n").unwrap().skipped.is_empty());
     }
 }

@@ -50,7 +50,7 @@ proptest! {
         prop_assert!(report.illegal.is_none());
         prop_assert!(report.first_case_mismatch.is_none());
         prop_assert_eq!(report.moves, lurd.len());
-        prop_assert_eq!(report.final_rows, xsb::position_rows(&level, &pos));
+        prop_assert_eq!(report.final_rows, xsb::raw_rows(&level, &pos.to_raw(&level)));
         prop_assert_eq!(report.solved, pos.is_solved(&level));
     }
 

@@ -167,7 +167,7 @@ fn push_counts_equal_exhaustive_search_and_pruning_is_safe() {
                 assert!(
                     !o.solvable.contains(to),
                     "the generator pruned a push into a solvable state\n{}",
-                    sokoban::format::xsb::position_rows(&level, child).join("\n")
+                    sokoban::format::xsb::raw_rows(&level, &child.to_raw(&level)).join("\n")
                 );
             }
         }

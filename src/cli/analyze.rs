@@ -26,9 +26,9 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels, &a.input)?;
+    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let mut code = EXIT_OK;
-    for n in a.select.pick(file.levels.len())? {
+    for n in a.select.pick(file.count)? {
         let level = match file.get(n) {
             Ok(l) => l,
             Err(msg) => {
@@ -38,15 +38,15 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
             }
         };
         if a.taboo {
-            print_taboo(level);
+            print_taboo(level)?;
             continue;
         }
         let an = Analysis::new(level);
         let bound = sokoban::solver::bound::start_bound(level);
         let title = title_suffix(n, level.title());
         let squares = plural(an.squares(), "square");
-        println!("Level {n}{title}: {squares}, {} live, {} dead", an.live(), an.squares() - an.live());
-        println!("Dead squares are marked x (a box there can never reach a goal).");
+        outln!("Level {n}{title}: {squares}, {} live, {} dead", an.live(), an.squares() - an.live())?;
+        outln!("Dead squares are marked x (a box there can never reach a goal).")?;
         let raw = level.to_raw();
         for r in 0..level.height() {
             let row: String = (0..level.width())
@@ -60,18 +60,18 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
                     }
                 })
                 .collect();
-            println!("{}", row.trim_end());
+            outln!("{}", row.trim_end())?;
         }
         match bound {
-            Some(b) => println!("Lower bound (push matching) of the start: {}", plural(b as usize, "push")),
-            None => println!("Lower bound of the start: none, no box-to-goal matching exists (deadlocked)"),
-        }
-        println!();
+            Some(b) => outln!("Lower bound (push matching) of the start: {}", plural(b as usize, "push")),
+            None => outln!("Lower bound of the start: none, no box-to-goal matching exists (deadlocked)"),
+        }?;
+        outln!()?;
     }
     Ok(ExitCode::from(code))
 }
 
-fn print_taboo(level: &sokoban::Level) {
+fn print_taboo(level: &sokoban::Level) -> Result<()> {
     let taboo = sokoban::analysis::taboo(level);
     for r in 0..level.height() {
         let row: String = (0..level.width())
@@ -81,6 +81,7 @@ fn print_taboo(level: &sokoban::Level) {
                 _ => ' ',
             })
             .collect();
-        println!("{row}");
+        outln!("{row}")?;
     }
+    Ok(())
 }

@@ -55,9 +55,9 @@ pub fn play(level: &Level, moves: &str, skip_illegal: bool, json: bool) -> Resul
             Err(_) if skip_illegal => {}
             Err(_) => {
                 if json {
-                    println!("{}", serde_json::json!({"error": "impossible", "at": k}));
+                    outln!("{}", serde_json::json!({"error": "impossible", "at": k}))?;
                 } else {
-                    println!("Impossible");
+                    outln!("Impossible")?;
                     eprintln!("move {k} (0-based, {:?}) is illegal", letter.dir.name());
                 }
                 return Ok(None);
@@ -69,20 +69,20 @@ pub fn play(level: &Level, moves: &str, skip_illegal: bool, json: bool) -> Resul
 
 /// The selected level of a file, which must select exactly one.
 pub fn one_level<'f>(file: &'f LevelFile, select: &Selection) -> Result<&'f Level> {
-    let picked = select.pick(file.levels.len())?;
+    let picked = select.pick(file.count)?;
     let [n] = picked[..] else {
-        bail!("{} holds {}; pick one with --level N", file.path.display(), plural(file.levels.len(), "level"));
+        bail!("{} holds {}; pick one with --level N", file.path.display(), plural(file.count, "level"));
     };
     file.get(n).map_err(anyhow::Error::msg)
 }
 
 pub fn run(a: ApplyArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels, &a.input)?;
+    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let level = one_level(&file, &a.select)?;
     let Some(Played { position, moves, pushes }) = play(level, &a.moves, a.skip_illegal, a.json)? else {
         return Ok(ExitCode::from(EXIT_NEGATIVE));
     };
-    let board = sokoban::format::write_position(level, &position, level.format())?;
+    let board = sokoban::format::write_raw(level, &position.to_raw(level), level.format())?;
     if a.json {
         // A JSON-grid level's board is embedded as JSON; the text formats as a string.
         let board = match level.format() {
@@ -90,11 +90,11 @@ pub fn run(a: ApplyArgs) -> Result<ExitCode> {
             _ => serde_json::Value::String(board),
         };
         let solved = position.is_solved(level);
-        println!("{}", serde_json::json!({"board": board, "solved": solved, "moves": moves, "pushes": pushes}));
+        outln!("{}", serde_json::json!({"board": board, "solved": solved, "moves": moves, "pushes": pushes}))?;
     } else {
-        print!("{board}");
+        out!("{board}")?;
         if !board.ends_with('\n') {
-            println!();
+            outln!()?;
         }
     }
     Ok(ExitCode::from(EXIT_OK))

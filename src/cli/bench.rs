@@ -1,10 +1,10 @@
 //! `sokoban bench`: solve a level set under a per-level time limit and report a table (or JSON).
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -62,6 +62,9 @@ fn level_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
                 })
                 .collect();
             found.sort();
+            if found.is_empty() {
+                bail!("{} holds no level files (.{})", path.display(), EXTENSIONS.join(", ."));
+            }
             files.extend(found);
         } else {
             files.push(path.clone());
@@ -70,18 +73,74 @@ fn level_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// The `--solutions` file: one JSON line per level, each written whole or not at all.
+struct SolutionsFile {
+    file: std::fs::File,
+    path: PathBuf,
+    /// Bytes of complete lines written so far.
+    good: u64,
+    regular: bool,
+}
+
+impl SolutionsFile {
+    /// Creates the file; refuses a directory or one of the level files being read.
+    fn create(path: &Path, inputs: &[PathBuf]) -> Result<SolutionsFile> {
+        if let Some(input) = inputs.iter().find(|i| super::same_file(path, i)) {
+            bail!(
+                "--solutions {} is the level file {} being read; write the solutions elsewhere",
+                path.display(),
+                input.display()
+            );
+        }
+        if path.is_dir() {
+            bail!("--solutions {} is a directory, not a file to write", path.display());
+        }
+        let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
+        Ok(SolutionsFile { file, path: path.to_path_buf(), good: 0, regular })
+    }
+
+    /// Appends one line; if the write fails part way, a regular file is cut back to its last
+    /// complete line.
+    fn write_line(&mut self, line: &str) -> Result<()> {
+        let text = format!("{line}\n");
+        match self.file.write_all(text.as_bytes()).and_then(|()| self.file.flush()) {
+            Ok(()) => {
+                self.good += text.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                if self.regular {
+                    let _ = self.file.set_len(self.good);
+                }
+                Err(anyhow::Error::new(e).context(format!("cannot write {}", self.path.display())))
+            }
+        }
+    }
+}
+
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
+    // Options first: nothing is read or solved when one is wrong.
+    let config = a.search.config()?;
     let paths = level_files(&a.levels)?;
-    let files: Vec<LevelFile> = paths.iter().map(|p| LevelFile::load(p, &a.input)).collect::<Result<_>>()?;
+    let files: Vec<LevelFile> =
+        paths.iter().map(|p| LevelFile::load_selected(p, &a.input, &a.select)).collect::<Result<_>>()?;
     let several = files.len() > 1;
     if several && a.select.level.is_some() | a.select.range.is_some() {
         anyhow::bail!("--level and --levels select within one file; bench was given {} files", files.len());
     }
-    let config = a.search.config()?;
     let mut picked: Vec<(&LevelFile, usize)> = Vec::new();
     for file in &files {
-        picked.extend(a.select.pick(file.levels.len())?.into_iter().map(|n| (file, n)));
+        picked.extend(a.select.pick(file.count)?.into_iter().map(|n| (file, n)));
     }
+    let named =
+        picked.iter().filter_map(|&(file, n)| Some((format!("{} level {n}", file.path.display()), file.get(n).ok()?)));
+    super::solve::check_weights(&config, named)?;
+    // Solutions are written as levels finish (in level order), so an interrupted run keeps them.
+    let mut solutions = match &a.solutions {
+        Some(path) => Some(SolutionsFile::create(path, &paths)?),
+        None => None,
+    };
     let bar =
         if std::io::stderr().is_terminal() { ProgressBar::new(picked.len() as u64) } else { ProgressBar::hidden() };
     bar.set_style(
@@ -113,47 +172,41 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         bar.inc(1);
         Ok(out)
     };
-    // Solutions are written as levels finish (in level order), so an interrupted run keeps them.
-    let mut solutions = match &a.solutions {
-        Some(path) => Some((
-            std::io::BufWriter::new(
-                std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
-            ),
-            path,
-        )),
-        None => None,
-    };
-    let mut write_error = None;
+    let mut write_error: Option<anyhow::Error> = None;
     pool::in_order(picked.len(), jobs, work, |i, result| match result {
         Ok(out) => {
-            if let Some((file, path)) = &mut solutions
+            if let Some(file) = &mut solutions
                 && write_error.is_none()
                 && out.status() != Status::Cancelled
+                && let Err(e) = file.write_line(&out.json().to_string())
             {
-                let line = out.json().to_string();
-                if let Err(e) = writeln!(file, "{line}").and_then(|()| file.flush()) {
-                    write_error = Some(anyhow::Error::new(e).context(format!("cannot write {}", path.display())));
-                }
+                // Stop at once: the levels still to come could not be recorded.
+                super::interrupt::stop_for_error();
+                write_error = Some(e);
             }
             let n = picked[i].1;
             if let Err(e @ SolveError::Unverified(_)) = &out.result {
                 bar.suspend(|| eprintln!("level {n}: {e}"));
             }
-            if a.verbose && !a.json {
-                bar.suspend(|| {
+            if a.verbose && !a.json && write_error.is_none() {
+                let printed = bar.suspend(|| {
                     let st = match &out.result {
                         Ok(s) => &s.stats,
                         Err(e) => e.stats(),
                     };
                     let pushes = out.result.as_ref().map(|s| s.pushes.to_string()).unwrap_or("-".into());
                     let prefix = out.file.as_ref().map(|f| format!("{f}  ")).unwrap_or_default();
-                    println!(
+                    outln!(
                         "{prefix}level {n:>4}  {:<12} pushes {pushes:>5}  nodes {:>10}  {:>8.3} s",
                         out.status().name(),
                         st.expanded,
                         st.seconds
                     )
                 });
+                if let Err(e) = printed {
+                    super::interrupt::stop_for_error();
+                    write_error = Some(e);
+                }
             }
             outcomes.push(out);
         }
@@ -163,15 +216,13 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         }
     });
     bar.finish_and_clear();
-    if let Some(e) = write_error {
-        return Err(e);
-    }
     let interrupted = super::interrupt::interrupted();
 
     let summary = Summary::of(outcomes.iter().map(|o| &o.result));
     let count = |s: Status| summary.count(s);
     let invalid = count(Status::Invalid);
-    let (total_time, median) = (summary.solved_seconds_total, summary.solved_seconds_median);
+    // + 0.0 turns the -0.0 of an empty float sum into 0.0 (no "-0.00 s").
+    let (total_time, median) = (summary.solved_seconds_total + 0.0, summary.solved_seconds_median + 0.0);
     let (optimal, nodes_per_second) = (summary.optimal, summary.nodes_per_second);
     let (peak_states, peak_bytes) = (summary.peak_stored_states, summary.peak_search_bytes);
     let bytes_per_state = summary.bytes_per_state;
@@ -194,31 +245,31 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             "process_peak_rss_bytes": rss,
             "results": outcomes.iter().map(Outcome::json).collect::<Vec<_>>(),
         });
-        println!("{summary}");
+        outln!("{summary}")?;
     } else {
         let mb = |b: u64| b as f64 / (1 << 20) as f64;
-        println!("| file | {files_label} |");
-        println!("|---|---|");
-        println!("| solved | {} / {} ({} proven optimal) |", summary.solved, summary.levels, optimal);
-        println!(
+        outln!("| file | {files_label} |")?;
+        outln!("|---|---|")?;
+        outln!("| solved | {} / {} ({} proven optimal) |", summary.solved, summary.levels, optimal)?;
+        outln!(
             "| unsolvable / timeout / memory-limit | {} / {} / {} |",
             count(Status::Unsolvable),
             count(Status::Timeout),
             count(Status::MemoryLimit)
-        );
-        println!("| invalid solutions (verifier) | {invalid} |");
-        println!("| time limit per level | {} s |", a.search.time_limit);
+        )?;
+        outln!("| invalid solutions (verifier) | {invalid} |")?;
+        outln!("| time limit per level | {} s |", a.search.time_limit)?;
         if jobs > 1 {
-            println!("| levels at once (--jobs) | {jobs} |");
+            outln!("| levels at once (--jobs) | {jobs} |")?;
         }
-        println!("| total time of solved | {total_time:.2} s |");
-        println!("| median time of solved | {median:.3} s |");
-        println!("| nodes per second | {nodes_per_second:.0} |");
-        println!("| peak stored states | {peak_states} |");
-        println!("| peak search memory | {:.1} MiB |", mb(peak_bytes));
-        println!("| bytes per state | {bytes_per_state:.1} |");
+        outln!("| total time of solved | {total_time:.2} s |")?;
+        outln!("| median time of solved | {median:.3} s |")?;
+        outln!("| nodes per second | {nodes_per_second:.0} |")?;
+        outln!("| peak stored states | {peak_states} |")?;
+        outln!("| peak search memory | {:.1} MiB |", mb(peak_bytes))?;
+        outln!("| bytes per state | {bytes_per_state:.1} |")?;
         if let Some(r) = rss {
-            println!("| process peak RSS | {:.1} MiB |", mb(r));
+            outln!("| process peak RSS | {:.1} MiB |", mb(r))?;
         }
         let unsolved: Vec<String> = outcomes
             .iter()
@@ -226,12 +277,16 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             .map(Outcome::label)
             .collect();
         if !unsolved.is_empty() {
-            println!("| not solved | {} |", unsolved.join(" "));
+            outln!("| not solved | {} |", unsolved.join(" "))?;
         }
         if interrupted {
             let cancelled = super::plural(count(Status::Cancelled), "level");
-            println!("| interrupted (Ctrl-C) | {cancelled} cancelled or not run |");
+            outln!("| interrupted (Ctrl-C) | {cancelled} cancelled or not run |")?;
         }
+    }
+    if let Some(e) = write_error {
+        // The summary above covers the levels finished before the write failed.
+        return Err(e);
     }
     if interrupted {
         return Ok(ExitCode::from(super::interrupt::EXIT_INTERRUPTED));

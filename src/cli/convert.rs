@@ -21,7 +21,8 @@ pub struct ConvertArgs {
     /// The format to write.
     #[arg(long, value_enum)]
     pub to: FormatArg,
-    /// Write to this file instead of standard output (written whole, then renamed into place).
+    /// Write to this file instead of standard output (written whole, then renamed into place; a
+    /// symlink's target is replaced, a FIFO or device written through, a directory refused).
     #[arg(long, short, value_name = "FILE", conflicts_with = "out_dir")]
     pub output: Option<PathBuf>,
     /// Write one file per level into this directory, named after the input and the level
@@ -39,22 +40,17 @@ fn extension(format: SourceFormat) -> &'static str {
     }
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory, so a failed run
-/// never leaves a half-written file (or clobbers the input).
-fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().context("output path has no file name")?.to_string_lossy();
-    let tmp = dir.join(format!(".{name}.sokoban-tmp"));
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
-}
-
 pub fn run(a: ConvertArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels, &a.input)?;
+    if let Some(out) = &a.output
+        && super::same_file(out, &a.levels)
+    {
+        bail!("--output {} is the level file being read; write the conversion elsewhere", out.display());
+    }
+    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let to = a.to.format();
     let mut levels: Vec<Level> = Vec::new();
     // All or nothing: a level that does not parse stops the conversion before anything is written.
-    for n in a.select.pick(file.levels.len())? {
+    for n in a.select.pick(file.count)? {
         levels.push(file.get(n).map_err(anyhow::Error::msg)?.clone());
     }
     if let Some(dir) = &a.out_dir {
@@ -63,7 +59,7 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode> {
             Some(s) if a.levels != Path::new("-") => s.to_string_lossy().into_owned(),
             _ => "level".into(),
         };
-        let numbers = a.select.pick(file.levels.len())?;
+        let numbers = a.select.pick(file.count)?;
         let texts: Vec<(PathBuf, String)> = numbers
             .iter()
             .zip(&levels)
@@ -72,8 +68,11 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode> {
                 Ok((dir.join(format!("{stem}-{n}.{}", extension(to))), text))
             })
             .collect::<Result<_>>()?;
+        if let Some((path, _)) = texts.iter().find(|(path, _)| super::same_file(path, &a.levels)) {
+            bail!("--out-dir would write {} over the level file being read", path.display());
+        }
         for (path, text) in texts {
-            write_atomically(&path, &text)?;
+            super::write_output(&path, &text)?;
         }
         return Ok(ExitCode::from(EXIT_OK));
     }
@@ -86,8 +85,8 @@ pub fn run(a: ConvertArgs) -> Result<ExitCode> {
     }
     let text = sokoban::format::write_all(&levels, to)?;
     match &a.output {
-        Some(path) => write_atomically(path, &text)?,
-        None => print!("{text}"),
+        Some(path) => super::write_output(path, &text)?,
+        None => out!("{text}")?,
     }
     Ok(ExitCode::from(EXIT_OK))
 }

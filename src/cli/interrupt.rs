@@ -26,9 +26,19 @@ pub fn flag() -> Arc<AtomicBool> {
     flag
 }
 
+/// Set when the command itself cancelled the searches (an output error), not Ctrl-C.
+static STOPPED_FOR_ERROR: AtomicBool = AtomicBool::new(false);
+
 /// Whether Ctrl-C was pressed.
 pub fn interrupted() -> bool {
-    FLAG.get().is_some_and(|f| f.load(Ordering::Relaxed))
+    FLAG.get().is_some_and(|f| f.load(Ordering::Relaxed)) && !STOPPED_FOR_ERROR.load(Ordering::Relaxed)
+}
+
+/// Cancels the running searches and the levels not started, as Ctrl-C does, because the command
+/// cannot go on (its output failed); [`interrupted`] stays false.
+pub fn stop_for_error() {
+    STOPPED_FOR_ERROR.store(true, Ordering::Relaxed);
+    flag().store(true, Ordering::Relaxed);
 }
 
 #[cfg(unix)]

@@ -1,5 +1,24 @@
 //! Command-line definitions and the shared plumbing of the subcommands: loading level files,
-//! selecting levels, reporting parse errors with file, line and column.
+//! selecting levels, reporting parse errors with file, line and column, and writing to standard
+//! output so that a failed write is an error, not a panic.
+
+/// `println!` for the subcommands: a failed write (a full disk, `/dev/full`) is returned as an
+/// error to pass on with `?`, where `println!` would panic.
+macro_rules! outln {
+    () => {
+        $crate::cli::write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` with the error handling of [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(format_args!($($arg)*))
+    };
+}
 
 mod analyze;
 mod apply;
@@ -19,6 +38,65 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use sokoban::level::SourceFormat;
 use sokoban::{Level, ParseError, SolvedRule};
+
+/// Writes to standard output (whole, then flushed at the line end as `println!` does); the error
+/// names standard output.
+pub fn write_stdout(args: std::fmt::Arguments) -> Result<()> {
+    use std::io::Write;
+    std::io::stdout().lock().write_fmt(args).context("cannot write to standard output")
+}
+
+/// Whether two paths name the same existing file (after following symlinks).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// Writes a whole output file without ever leaving half of it: a regular file (new or old) is
+/// written to a temporary file beside it and renamed into place, so a failed run leaves the old
+/// contents; a symlink is followed (its target is replaced, the link stays); a FIFO or a device
+/// (`/dev/stdout`) is written through; a directory is refused.
+pub fn write_output(path: &Path, text: &str) -> Result<()> {
+    use std::io::Write;
+    let meta = std::fs::metadata(path);
+    let write_through = || -> Result<()> {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.flush())
+            .with_context(|| format!("cannot write {}", path.display()))
+    };
+    let target = match &meta {
+        Ok(m) if m.is_dir() => bail!("{} is a directory, not a file to write", path.display()),
+        Ok(m) if !m.is_file() => return write_through(),
+        Ok(_) => std::fs::canonicalize(path).with_context(|| format!("cannot resolve {}", path.display()))?,
+        // A dangling symlink: create its target.
+        Err(_) if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => return write_through(),
+        Err(_) => path.to_path_buf(),
+    };
+    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = target.file_name().context("output path has no file name")?.to_string_lossy();
+    let tmp = dir.join(format!(".{name}.sokoban-tmp"));
+    let written = std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", target.display()));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    if let Ok(m) = &meta {
+        let _ = std::fs::set_permissions(&tmp, m.permissions());
+    }
+    std::fs::rename(&tmp, &target).with_context(|| format!("cannot rename {} to {}", tmp.display(), target.display()))
+}
 
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_NEGATIVE: u8 = 1;
@@ -153,22 +231,30 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// The 1-based inclusive range asked for, or `None` for every level.
+    fn range(&self) -> Result<Option<(usize, usize)>> {
+        Ok(match (&self.level, &self.range) {
+            (Some(n), _) => Some((*n, *n)),
+            (None, Some(range)) => {
+                let (a, b) = range.split_once('-').unwrap_or((range, range));
+                let a: usize = a.trim().parse().with_context(|| format!("bad level range {range:?}"))?;
+                let b: usize = b.trim().parse().with_context(|| format!("bad level range {range:?}"))?;
+                Some((a, b))
+            }
+            (None, None) => None,
+        })
+    }
+
     /// The selected 1-based level numbers out of `count`.
     pub fn pick(&self, count: usize) -> Result<Vec<usize>> {
         let has = match count {
             0 => "the file has no levels".to_string(),
             n => format!("the file has {}", plural(n, "level")),
         };
-        let (a, b) = match (&self.level, &self.range) {
-            (Some(n), _) => (*n, *n),
-            (None, Some(range)) => {
-                let (a, b) = range.split_once('-').unwrap_or((range, range));
-                let a: usize = a.trim().parse().with_context(|| format!("bad level range {range:?}"))?;
-                let b: usize = b.trim().parse().with_context(|| format!("bad level range {range:?}"))?;
-                (a, b)
-            }
-            (None, None) if count == 0 => bail!("{has}"),
-            (None, None) => (1, count),
+        let (a, b) = match self.range()? {
+            Some(range) => range,
+            None if count == 0 => bail!("{has}"),
+            None => (1, count),
         };
         if a > b {
             bail!("--levels {a}-{b} is empty: the first level comes after the last");
@@ -265,16 +351,28 @@ impl Tally {
     }
 }
 
-/// A level file read level by level.
+/// A level file read level by level; only the selected levels are built.
 pub struct LevelFile {
     pub path: PathBuf,
-    pub levels: Vec<Result<Level, ParseError>>,
+    /// How many levels the file holds.
+    pub count: usize,
+    /// The built levels by 1-based number.
+    levels: std::collections::BTreeMap<usize, Result<Level, ParseError>>,
 }
 
 impl LevelFile {
-    /// Reads and parses `path`; `-` reads standard input (the format is then detected from the
-    /// content alone, and messages name it `<stdin>`).
-    pub fn load(path: &Path, input: &InputArgs) -> Result<LevelFile> {
+    /// Reads and parses `path`, building only the levels `select` picks (the rest are only
+    /// counted, so `--level 1` of a file of 100,000 levels costs little memory); `-` reads
+    /// standard input (the format is then detected from the content alone, and messages name it
+    /// `<stdin>`).
+    pub fn load_selected(path: &Path, input: &InputArgs, select: &Selection) -> Result<LevelFile> {
+        let range = select.range()?;
+        LevelFile::load_where(path, input, |n| range.is_none_or(|(a, b)| (a..=b).contains(&n)))
+    }
+
+    /// Like [`LevelFile::load_selected`], building only the levels whose 1-based number `keep`
+    /// accepts.
+    pub fn load_where(path: &Path, input: &InputArgs, keep: impl Fn(usize) -> bool) -> Result<LevelFile> {
         let (path, text) = if path == Path::new("-") {
             let mut text = String::new();
             std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("cannot read standard input")?;
@@ -291,16 +389,18 @@ impl LevelFile {
                 RuleArg::AllGoals => SolvedRule::AllGoalsCovered,
             };
         }
-        let levels = sokoban::format::parse_each_with(&text, options)
+        let picked = sokoban::format::parse_where(&text, options, &mut |i| keep(i + 1))
             .map_err(|e| anyhow::anyhow!("{}:{}:{}: {}", path.display(), e.line, e.column, e.kind))?;
-        Ok(LevelFile { path: path.to_path_buf(), levels })
+        let levels = picked.levels.into_iter().map(|(i, level)| (i + 1, level)).collect();
+        Ok(LevelFile { path: path.to_path_buf(), count: picked.count, levels })
     }
 
     /// Level `n` (1-based), or its parse error with the file name.
     pub fn get(&self, n: usize) -> Result<&Level, String> {
-        match &self.levels[n - 1] {
-            Ok(level) => Ok(level),
-            Err(e) => Err(format!("{}:{}:{}: {}", self.path.display(), e.line, e.column, e.kind)),
+        match self.levels.get(&n) {
+            Some(Ok(level)) => Ok(level),
+            Some(Err(e)) => Err(format!("{}:{}:{}: {}", self.path.display(), e.line, e.column, e.kind)),
+            None => Err(format!("{}: level {n} was not read ({})", self.path.display(), plural(self.count, "level"))),
         }
     }
 }

@@ -33,7 +33,7 @@ pub struct NextArgs {
 }
 
 pub fn run(a: NextArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels, &a.input)?;
+    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let level = one_level(&file, &a.select)?;
     let Some(Played { position, .. }) = play(level, a.moves.as_deref().unwrap_or(""), false, a.json)? else {
         return Ok(ExitCode::from(EXIT_NEGATIVE));
@@ -41,7 +41,7 @@ pub fn run(a: NextArgs) -> Result<ExitCode> {
     let successors = position.successors(level);
     let mut json = Vec::new();
     for (i, (m, next)) in successors.iter().enumerate() {
-        let board = sokoban::format::write_position(level, next, level.format())?;
+        let board = sokoban::format::write_raw(level, &next.to_raw(level), level.format())?;
         if a.json {
             // A JSON-grid level's board is embedded as JSON; the text formats as a string.
             let board = match level.format() {
@@ -54,18 +54,18 @@ pub fn run(a: NextArgs) -> Result<ExitCode> {
             }));
         } else {
             if i > 0 {
-                println!();
+                outln!()?;
             }
             let push = if m.push { ", push" } else { "" };
-            println!("{} ({}{push}):", m.dir.name(), m.letter());
-            print!("{board}");
+            outln!("{} ({}{push}):", m.dir.name(), m.letter())?;
+            out!("{board}")?;
             if !board.ends_with('\n') {
-                println!();
+                outln!()?;
             }
         }
     }
     if a.json {
-        println!("{}", serde_json::Value::Array(json));
+        outln!("{}", serde_json::Value::Array(json))?;
     } else if successors.is_empty() {
         eprintln!("no legal move: the player is walled in");
     }

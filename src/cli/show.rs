@@ -19,18 +19,18 @@ pub struct ShowArgs {
 }
 
 pub fn run(a: ShowArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels, &a.input)?;
+    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let mut code = EXIT_OK;
-    for n in a.select.pick(file.levels.len())? {
+    for n in a.select.pick(file.count)? {
         match file.get(n) {
             Ok(level) => {
                 let title = title_suffix(n, level.title());
                 let (boxes, squares) = (plural(level.boxes().len(), "box"), plural(level.square_count(), "square"));
-                println!("Level {n}{title}: {boxes}, {squares}");
+                outln!("Level {n}{title}: {boxes}, {squares}")?;
                 for row in sokoban::format::xsb::board_rows(level) {
-                    println!("{row}");
+                    outln!("{row}")?;
                 }
-                println!();
+                outln!()?;
             }
             Err(msg) => {
                 level_error(&msg);

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use sokoban::moves::MoveFormat;
@@ -51,8 +51,9 @@ pub struct SearchArgs {
     /// Seconds per level before giving up.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub time_limit: f64,
-    /// Megabytes of search memory per level before giving up.
-    #[arg(long, value_name = "MB", default_value_t = 4096)]
+    /// Megabytes of search memory per level before giving up; the default is half the
+    /// physical memory of this machine.
+    #[arg(long, value_name = "MB", default_value_t = default_memory_mb())]
     pub memory_limit: usize,
     /// Expanded states per level before giving up.
     #[arg(long)]
@@ -75,6 +76,30 @@ pub struct SearchArgs {
     pub jobs: usize,
 }
 
+/// The largest --time-limit and --delay accepted, in seconds: 1e9 (about 31 years). Larger
+/// values would overflow the clock arithmetic.
+const MAX_SECONDS: f64 = 1e9;
+
+/// Checks that --weights gives one weight per box of every level to solve, before any work.
+pub fn check_weights<'a>(config: &Config, levels: impl IntoIterator<Item = (String, &'a Level)>) -> Result<()> {
+    let Some(weights) = &config.weights else { return Ok(()) };
+    for (name, level) in levels {
+        let boxes = level.boxes().len();
+        if weights.len() != boxes {
+            let given = plural(weights.len(), "number");
+            anyhow::bail!(
+                "--weights gives {given} but {name} has {boxes} boxes (one weight per box, in reading order)"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Half the physical memory in megabytes (the library's default limit).
+fn default_memory_mb() -> usize {
+    sokoban::system::default_memory_limit() >> 20
+}
+
 impl SearchArgs {
     pub fn config(&self) -> Result<Config> {
         let weights = match &self.weights {
@@ -85,8 +110,8 @@ impl SearchArgs {
                     .collect::<Result<Vec<_>>>()?,
             ),
         };
-        if !(self.time_limit > 0.0 && self.time_limit.is_finite()) {
-            anyhow::bail!("--time-limit must be a positive number of seconds");
+        if !(self.time_limit > 0.0 && self.time_limit <= MAX_SECONDS) {
+            anyhow::bail!("--time-limit must be a positive number of seconds, at most {MAX_SECONDS:e} (31 years)");
         }
         Ok(Config {
             mode: match self.mode {
@@ -252,10 +277,13 @@ pub fn solve_watched(number: usize, level: &Level, config: &Config, show: impl F
 }
 
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels, &a.input)?;
+    // Options first: nothing is read or solved when one is wrong.
     let config = a.search.config()?;
+    let delay = animation_delay(a.delay)?;
+    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let mut code = EXIT_OK;
-    let picked = a.select.pick(file.levels.len())?;
+    let picked = a.select.pick(file.count)?;
+    check_weights(&config, picked.iter().filter_map(|&n| Some((format!("level {n}"), file.get(n).ok()?))))?;
     let jobs = pool::worker_count(a.search.jobs);
     let tty = std::io::stderr().is_terminal();
     // A spinner on standard error while levels run; stdout stays clean.
@@ -306,13 +334,15 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         }
         tally.add(Some(out.status()));
         let level = file.get(n).expect("solved levels parsed");
-        spinner.suspend(|| print_outcome(&a, &config, level, n, out, &mut code))
+        spinner.suspend(|| print_outcome(&a, &config, delay, level, n, out, &mut code))
     };
     let mut failure = None;
     pool::in_order(picked.len(), jobs, work, |i, result| {
         if failure.is_none()
             && let Err(e) = report(i, result)
         {
+            // Output failed: stop at once instead of solving levels nobody will see.
+            interrupt::stop_for_error();
             failure = Some(e);
         }
     });
@@ -331,7 +361,15 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
 }
 
 /// Prints one level's outcome (and its animation), updating the exit code.
-fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: Outcome, code: &mut u8) -> Result<()> {
+fn print_outcome(
+    a: &SolveArgs,
+    config: &Config,
+    delay: f64,
+    level: &Level,
+    n: usize,
+    out: Outcome,
+    code: &mut u8,
+) -> Result<()> {
     if let Err(e @ SolveError::Unverified(_)) = &out.result {
         eprintln!("level {n}: {e}");
     }
@@ -346,7 +384,7 @@ fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: O
             // A JSON spelling is embedded as an array, words as a string.
             json["solution"] = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
         }
-        println!("{json}");
+        outln!("{json}")?;
         return Ok(());
     }
     let title = super::title_suffix(n, out.title.as_deref());
@@ -354,40 +392,47 @@ fn print_outcome(a: &SolveArgs, config: &Config, level: &Level, n: usize, out: O
         Ok(s) => {
             let optimal = s.optimal.map(|o| format!(", optimal in {}", o.name())).unwrap_or_default();
             let cost = if config.mode == Mode::Cost { format!(", cost {}", s.cost) } else { String::new() };
-            println!(
+            outln!(
                 "level {n}{title}: {}, {}, {}{cost}{optimal}, {}, {:.3} s",
                 out.status().name(),
                 plural(s.moves.len(), "move"),
                 plural(s.pushes, "push"),
                 plural(s.stats.expanded as usize, "node"),
                 s.stats.seconds
-            );
-            println!("{}", sokoban::moves::write(&s.moves, format));
+            )?;
+            outln!("{}", sokoban::moves::write(&s.moves, format))?;
             if a.animate {
-                animate(level, &s.moves, a.delay)?;
+                animate(level, &s.moves, delay)?;
             }
         }
         Err(e) => {
             let st = e.stats();
             let nodes = plural(st.expanded as usize, "node");
-            println!("level {n}{title}: {}, {nodes}, {:.3} s", out.status().name(), st.seconds);
+            outln!("level {n}{title}: {}, {nodes}, {:.3} s", out.status().name(), st.seconds)?;
         }
     }
     Ok(())
 }
 
-/// Prints the board after every move; on a terminal each frame overwrites the previous one.
-fn animate(level: &Level, moves: &[Move], delay: Option<f64>) -> Result<()> {
-    use std::io::Write;
+/// The seconds between frames of --animate: as given (checked), else 0.15 on a terminal and 0
+/// otherwise.
+fn animation_delay(delay: Option<f64>) -> Result<f64> {
     let tty = std::io::stdout().is_terminal();
     let delay = delay.unwrap_or(if tty { 0.15 } else { 0.0 });
-    if !(delay >= 0.0 && delay.is_finite()) {
-        anyhow::bail!("--delay must be a non-negative number of seconds");
+    if !(0.0..=MAX_SECONDS).contains(&delay) {
+        anyhow::bail!("--delay must be a non-negative number of seconds, at most {MAX_SECONDS:e}");
     }
+    Ok(delay)
+}
+
+/// Prints the board after every move; on a terminal each frame overwrites the previous one.
+fn animate(level: &Level, moves: &[Move], delay: f64) -> Result<()> {
+    use std::io::Write;
+    let tty = std::io::stdout().is_terminal();
     let mut out = std::io::stdout().lock();
     let mut position = Position::start(level);
     let mut frame = |position: &Position, i: usize, first: bool| -> std::io::Result<()> {
-        let rows = sokoban::format::xsb::position_rows(level, position);
+        let rows = sokoban::format::xsb::raw_rows(level, &position.to_raw(level));
         if tty && !first {
             // Move the cursor back to the top of the previous frame (rows + caption line).
             write!(out, "\x1b[{}A", rows.len() + 1)?;
@@ -402,11 +447,11 @@ fn animate(level: &Level, moves: &[Move], delay: Option<f64>) -> Result<()> {
         }
         out.flush()
     };
-    frame(&position, 0, true)?;
+    frame(&position, 0, true).context("cannot write to standard output")?;
     for (i, m) in moves.iter().enumerate() {
         std::thread::sleep(Duration::from_secs_f64(delay));
         position = position.step(level, m.dir).map_err(|e| anyhow::anyhow!("move {i}: {e:?}"))?.0;
-        frame(&position, i + 1, false)?;
+        frame(&position, i + 1, false).context("cannot write to standard output")?;
     }
     Ok(())
 }

@@ -29,12 +29,24 @@ pub struct VerifyArgs {
 }
 
 pub fn run(a: VerifyArgs) -> Result<ExitCode> {
-    let file = LevelFile::load(&a.levels, &a.input)?;
     let text =
         std::fs::read_to_string(&a.solutions).with_context(|| format!("cannot read {}", a.solutions.display()))?;
-    let mut entries = sokoban::solutions::parse(&text).with_context(|| format!("in {}", a.solutions.display()))?;
+    let read = sokoban::solutions::read(&text).with_context(|| format!("in {}", a.solutions.display()))?;
+    for skip in &read.skipped {
+        eprintln!("warning: {}:{}: skipped, {}", a.solutions.display(), skip.line, skip.reason);
+    }
+    let mut entries = read.entries;
+    if entries.is_empty() {
+        eprintln!(
+            "warning: {} holds no solution to check (expected JSON lines or TSV: level number first, LURD last)",
+            a.solutions.display()
+        );
+    }
+    // Only the levels that have a solution to check are built.
+    let wanted: std::collections::HashSet<usize> = entries.iter().map(|e| e.level).collect();
+    let file = LevelFile::load_where(&a.levels, &a.input, |n| wanted.contains(&n))?;
     if a.select.is_given() {
-        let picked = a.select.pick(file.levels.len())?;
+        let picked = a.select.pick(file.count)?;
         entries.retain(|e| picked.contains(&e.level));
         if entries.is_empty() {
             anyhow::bail!("{} has no solution for the selected levels", a.solutions.display());
@@ -43,10 +55,17 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
     let (mut ok, mut bad) = (0usize, 0usize);
     let mut input_error = false;
     for e in &entries {
-        let (status, detail, report) = if e.level == 0 || e.level > file.levels.len() {
+        let (status, detail, report) = if e.level == 0 || e.level > file.count {
             input_error = true;
-            let msg =
-                format!("no level {} in {} ({})", e.level, file.path.display(), plural(file.levels.len(), "level"));
+            let msg = match e.level {
+                0 => format!("line {}: level numbers start at 1", e.line),
+                n => format!(
+                    "line {}: no level {n} in {} ({})",
+                    e.line,
+                    file.path.display(),
+                    plural(file.count, "level")
+                ),
+            };
             (None, msg, None)
         } else {
             match file.get(e.level) {
@@ -88,15 +107,15 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
                 "level": e.level, "status": status, "moves": moves, "pushes": pushes,
                 "at": at, "error": if detail.is_empty() { None } else { Some(&detail) },
             });
-            println!("{obj}");
+            outln!("{obj}")?;
         } else if valid {
-            println!("level {}: valid, {}, {}", e.level, plural(moves, "move"), plural(pushes, "push"));
+            outln!("level {}: valid, {}, {}", e.level, plural(moves, "move"), plural(pushes, "push"))?;
         } else {
-            println!("level {}: {status}: {detail}", e.level);
+            outln!("level {}: {status}: {detail}", e.level)?;
         }
     }
     if !a.json {
-        println!("{ok} valid, {bad} invalid of {}", plural(entries.len(), "solution"));
+        outln!("{ok} valid, {bad} invalid of {}", plural(entries.len(), "solution"))?;
     }
     Ok(ExitCode::from(if input_error {
         EXIT_BAD_INPUT

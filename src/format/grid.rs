@@ -19,9 +19,9 @@
 //! the longest is padded with wall. The module owns reading (s-expressions to [`RawBoard`]s),
 //! writing, and [`stated_depth`], which reads the optimal solution depth from a problem's comment.
 
+use super::Picked;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::level::{BuildOptions, Level, Meta, RawBoard, RawCell, Tile};
-use crate::rules::Position;
 
 /// 1-based (line, column).
 type Pos = (usize, usize);
@@ -256,6 +256,8 @@ fn read(text: &str) -> Result<Read, ParseError> {
 /// A problem found in the text: its name, the grid datum and the line where its form starts.
 struct Problem<'a> {
     name: Option<String>,
+    /// Where the name is written (or the form starts).
+    at: Pos,
     grid: &'a Sexp,
     line: usize,
 }
@@ -276,15 +278,15 @@ fn problems(forms: &[Sexp]) -> Result<Vec<Problem<'_>>, ParseError> {
                     items.get(1..3).into_iter().collect()
                 };
                 for pair in pairs {
-                    if let [Sexp::Atom(name, _), value] = pair
+                    if let [Sexp::Atom(name, at), value] = pair
                         && value.unquoted().is_grid_shaped()
                     {
-                        out.push(Problem { name: Some(name.clone()), grid: value.unquoted(), line });
+                        out.push(Problem { name: Some(name.clone()), at: *at, grid: value.unquoted(), line });
                     }
                 }
             }
             Sexp::List(items, _) if items.first().is_some_and(|h| matches!(h, Sexp::List(..))) => {
-                out.push(Problem { name: None, grid: inner, line });
+                out.push(Problem { name: None, at: form.pos(), grid: inner, line });
             }
             Sexp::List(items, p) => match items.first() {
                 None => return Err(ParseError::new(ParseErrorKind::Empty, p.0, p.1)),
@@ -387,21 +389,40 @@ pub fn parse(text: &str, opts: BuildOptions) -> Result<Vec<Level>, ParseError> {
 /// Parses an integer-grid text problem by problem. The outer error is for text that cannot be
 /// read as s-expressions at all (unbalanced parentheses, an unclosed comment) or holds no grid.
 pub fn parse_each(text: &str, opts: BuildOptions) -> Result<Vec<Result<Level, ParseError>>, ParseError> {
+    Ok(parse_where(text, opts, &mut |_| true)?.levels.into_iter().map(|(_, l)| l).collect())
+}
+
+/// Like [`parse_each`], but builds only the problems whose 0-based index `keep` accepts.
+pub fn parse_where(text: &str, opts: BuildOptions, keep: &mut dyn FnMut(usize) -> bool) -> Result<Picked, ParseError> {
+    let text = &*super::normalize(text);
     let read = read(text)?;
     let found = problems(&read.forms)?;
     if found.is_empty() {
         return Err(ParseError::new(ParseErrorKind::Empty, text.split('\n').count().max(1), 1));
     }
-    Ok(found
+    let count = found.len();
+    let levels = found
         .into_iter()
-        .map(|p| {
-            let mut meta = comments_above(&read.comment_lines, p.line);
-            if meta.title.is_none() {
-                meta.title = p.name;
-            }
-            Level::from_raw(board(p.grid)?, meta, opts)
+        .enumerate()
+        .filter(|(i, _)| keep(*i))
+        .map(|(i, p)| {
+            let level = (|| {
+                let mut meta = comments_above(&read.comment_lines, p.line);
+                if let Some(name) = &p.name
+                    && name.chars().any(char::is_control)
+                {
+                    let msg = "a problem name holds a line break or another control character";
+                    return Err(syntax(msg, p.at));
+                }
+                if meta.title.is_none() {
+                    meta.title = p.name;
+                }
+                Level::from_raw(board(p.grid)?, meta, opts)
+            })();
+            (i, level)
         })
-        .collect())
+        .collect();
+    Ok(Picked { count, levels })
 }
 
 /// The cell code of a position's cell; walls and the outside are 1.
@@ -420,9 +441,8 @@ fn code(level: &Level, cell: RawCell, row: usize, col: usize) -> u8 {
     }
 }
 
-/// The rows of a position as `(1 0 2 4 1)` strings.
-fn rows(level: &Level, position: &Position) -> Vec<String> {
-    let raw = level.to_raw_at(position);
+/// The rows of a board as `(1 0 2 4 1)` strings.
+fn rows(level: &Level, raw: &RawBoard) -> Vec<String> {
     raw.rows
         .iter()
         .enumerate()
@@ -436,12 +456,13 @@ fn rows(level: &Level, position: &Position) -> Vec<String> {
 
 /// The start position as one line, `((1 1 1 1 1)(1 0 2 4 1)…)`, without title or comments.
 pub fn write(level: &Level) -> String {
-    write_position(level, &Position::start(level))
+    write_raw(level, &level.to_raw())
 }
 
-/// Any position of a level as one line, in the shape of [`write()`].
-pub fn write_position(level: &Level, position: &Position) -> String {
-    format!("({})", rows(level, position).concat())
+/// A board of a level (the start or any position drawn with `rules::Position::to_raw`) as one
+/// line, in the shape of [`write()`].
+pub fn write_raw(level: &Level, raw: &RawBoard) -> String {
+    format!("({})", rows(level, raw).concat())
 }
 
 /// Whether a title can be written as a plain Lisp symbol (and read back unchanged).
@@ -454,12 +475,27 @@ fn is_plain_symbol(s: &str) -> bool {
     s.chars().all(symbol_char) && !number_like
 }
 
-/// Writes levels as `(setq NAME '(…))` forms, one per level, separated by blank lines. NAME is the
-/// title when it is a plain Lisp symbol; otherwise `pN` (N the 1-based index) and a non-symbol
-/// title is kept as a `; Title: …` comment, so reading the text back gives equal levels. Comments
-/// become `;` lines above the form. Untitled levels come back titled `pN`.
+/// A title as a Lisp symbol: plain when it can be, else `|…|` with `\` before `|` and `\`.
+fn symbol(title: &str) -> String {
+    if is_plain_symbol(title) {
+        return title.to_string();
+    }
+    let mut out = String::from("|");
+    for c in title.chars() {
+        if c == '|' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('|');
+    out
+}
+
+/// Writes levels one per form, separated by blank lines: a titled level as `(setq NAME '(…))`,
+/// NAME its title (a `|…|` symbol when it is not a plain one), an untitled level as a bare grid
+/// `'(…)`, so reading the text back gives equal levels. Comments become `;` lines above the
+/// form. Titles must not hold line breaks (the grid reader refuses such names).
 pub fn write_all(levels: &[Level]) -> String {
-    let taken: Vec<&str> = levels.iter().filter_map(Level::title).filter(|t| is_plain_symbol(t)).collect();
     let mut out = String::new();
     for (i, level) in levels.iter().enumerate() {
         if i > 0 {
@@ -468,28 +504,14 @@ pub fn write_all(levels: &[Level]) -> String {
         for c in level.comments() {
             out.push_str(&format!("; {c}\n"));
         }
-        let name = match level.title() {
-            Some(t) if is_plain_symbol(t) => t.to_string(),
-            title => {
-                if let Some(t) = title {
-                    out.push_str(&format!("; Title: {t}\n"));
-                }
-                let base = format!("p{}", i + 1);
-                let mut name = base.clone();
-                let mut k = 1;
-                while taken.contains(&name.as_str()) {
-                    k += 1;
-                    name = format!("{base}-{k}");
-                }
-                name
-            }
+        let head = match level.title() {
+            Some(t) => format!("(setq {} '(", symbol(t)),
+            None => "'(".to_string(),
         };
-        let head = format!("(setq {name} '(");
         let indent = " ".repeat(head.chars().count());
-        let rows = rows(level, &Position::start(level));
         out.push_str(&head);
-        out.push_str(&rows.join(&format!("\n{indent}")));
-        out.push_str("))\n");
+        out.push_str(&rows(level, &level.to_raw()).join(&format!("\n{indent}")));
+        out.push_str(if level.title().is_some() { "))\n" } else { ")\n" });
     }
     out
 }

@@ -18,7 +18,6 @@ use serde_json::Value;
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::level::{BuildOptions, Level, Meta, RawBoard, RawCell, Tile};
-use crate::rules::Position;
 
 /// 1-based (line, column).
 type Pos = (usize, usize);
@@ -128,6 +127,7 @@ pub fn parse(text: &str, opts: BuildOptions) -> Result<Vec<Level>, ParseError> {
 /// Parses a JSON grid. The outer error is for an empty text or invalid JSON; a well-formed JSON
 /// value that is not a valid level gives one inner error.
 pub fn parse_each(text: &str, opts: BuildOptions) -> Result<Vec<Result<Level, ParseError>>, ParseError> {
+    let text = &*super::normalize(text);
     if text.trim().is_empty() {
         return Err(ParseError::new(ParseErrorKind::Empty, text.split('\n').count().max(1), 1));
     }
@@ -195,12 +195,12 @@ fn level(value: &Value, text: &str, opts: BuildOptions) -> Result<Level, ParseEr
 
 /// The start position as compact JSON, one level in the lab's shape.
 pub fn write(level: &Level) -> String {
-    write_position(level, &Position::start(level))
+    write_raw(level, &level.to_raw())
 }
 
-/// Any position of a level as compact JSON: `[[["wall"],[]],…]`.
-pub fn write_position(level: &Level, position: &Position) -> String {
-    let raw = level.to_raw_at(position);
+/// A board of a level (the start or any position drawn with `rules::Position::to_raw`) as
+/// compact JSON: `[[["wall"],[]],…]`.
+pub fn write_raw(level: &Level, raw: &RawBoard) -> String {
     let rows: Vec<String> = raw
         .rows
         .iter()

@@ -17,17 +17,52 @@
 //! warehouse, which need closed boards, so conversion between formats always works. The solved
 //! rule is not stored in any file: it is the reader's option ([`default_options`]), so a level
 //! whose boxes and goals differ in number needs the matching rule when read back.
+//!
+//! Round trip: a level read from format F, written in F and read again with the same options is
+//! equal to the first (`tests/roundtrip.rs` checks it with a proptest). Readers refuse what no
+//! writer can reproduce, and writers refuse titles or comments with line breaks (which only
+//! [`Level::set_title`] can make). Every reader sees the text through [`normalize`] (no
+//! byte-order mark, lone CRs as line ends). This module never uses `rules`: writers of a
+//! position take its [`RawBoard`] ([`write_raw`]).
 
 pub mod grid;
 pub mod json;
 pub mod warehouse;
 pub mod xsb;
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use crate::error::{ParseError, WriteError};
-use crate::level::{BuildOptions, Edges, Level, SolvedRule, SourceFormat, Tile};
-use crate::rules::Position;
+use crate::level::{BuildOptions, Edges, Level, RawBoard, SolvedRule, SourceFormat, Tile};
+
+/// What a selective parse ([`parse_where`]) returns: how many levels the text holds and the
+/// levels it built, each with its 0-based index.
+#[derive(Debug)]
+pub struct Picked {
+    /// How many levels the text holds, built or not.
+    pub count: usize,
+    /// The built levels, each with its 0-based index, in text order.
+    pub levels: Vec<(usize, Result<Level, ParseError>)>,
+}
+
+/// The text as every reader sees it: a leading UTF-8 byte-order mark removed and lone carriage
+/// returns (classic Mac line ends) turned into line feeds. CRLF stays (readers strip the CR), so
+/// line numbers are those an editor shows; columns on the first line do not count the mark.
+pub fn normalize(text: &str) -> Cow<'_, str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let bytes = text.as_bytes();
+    let lone_cr = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone_cr) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(if c == '\r' && chars.peek() != Some(&'\n') { '\n' } else { c });
+    }
+    Cow::Owned(out)
+}
 
 /// Parses an XSB/SOK text with the standard rule.
 pub fn parse_levels(text: &str) -> Result<Vec<Level>, ParseError> {
@@ -49,6 +84,7 @@ pub fn default_options(format: SourceFormat) -> BuildOptions {
 /// significant character (after blanks and Lisp comments) of `(` or `'` means grid, `[` JSON, a
 /// first line of weights or a quoted title over a single board means warehouse, anything else XSB.
 pub fn detect(path: &Path, text: &str) -> SourceFormat {
+    let text = &*normalize(text);
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     match ext.as_deref() {
         Some("xsb" | "sok") => SourceFormat::Xsb,
@@ -101,12 +137,27 @@ pub fn parse_each_as(text: &str, format: SourceFormat) -> Result<Vec<Result<Leve
 /// Parses a text level by level in the format `opts.format` with explicit options (another rule,
 /// say).
 pub fn parse_each_with(text: &str, opts: BuildOptions) -> Result<Vec<Result<Level, ParseError>>, ParseError> {
+    Ok(parse_where(text, opts, &mut |_| true)?.levels.into_iter().map(|(_, level)| level).collect())
+}
+
+/// Like [`parse_each_with`], but builds only the levels whose 0-based index `keep` accepts; the
+/// others are counted, not built (so `--level 1` of a file of 100,000 levels stays cheap).
+pub fn parse_where(text: &str, opts: BuildOptions, keep: &mut dyn FnMut(usize) -> bool) -> Result<Picked, ParseError> {
     match opts.format {
-        SourceFormat::Xsb => xsb::parse_each(text, opts),
-        SourceFormat::Grid => grid::parse_each(text, opts),
-        SourceFormat::Json => json::parse_each(text, opts),
-        SourceFormat::Warehouse => warehouse::parse_each(text, opts),
+        SourceFormat::Xsb => xsb::parse_where(text, opts, keep),
+        SourceFormat::Grid => grid::parse_where(text, opts, keep),
+        SourceFormat::Json => one_level(json::parse_each(text, opts)?, keep),
+        SourceFormat::Warehouse => one_level(warehouse::parse_each(text, opts)?, keep),
     }
+}
+
+/// The [`Picked`] of a one-level format.
+fn one_level(
+    levels: Vec<Result<Level, ParseError>>,
+    keep: &mut dyn FnMut(usize) -> bool,
+) -> Result<Picked, ParseError> {
+    let count = levels.len();
+    Ok(Picked { count, levels: levels.into_iter().enumerate().filter(|(i, _)| keep(*i)).collect() })
 }
 
 /// Parses every level of a text in a given format; the first error wins.
@@ -121,18 +172,33 @@ pub fn write(level: &Level, format: SourceFormat) -> Result<String, WriteError> 
     write_all(std::slice::from_ref(level), format)
 }
 
-/// Writes a position of a level: the board alone (no title, comments or weights), newline-
-/// terminated. Weights are not written because a position does not track which box is which.
-pub fn write_position(level: &Level, position: &Position, format: SourceFormat) -> Result<String, WriteError> {
+/// Writes a board of a level (a position drawn with `rules::Position::to_raw`, or the start from
+/// [`Level::to_raw`]): the board alone (no title, comments or weights), newline-terminated.
+/// Weights are not written because a position does not track which box is which.
+pub fn write_raw(level: &Level, raw: &RawBoard, format: SourceFormat) -> Result<String, WriteError> {
     let text = match format {
         SourceFormat::Xsb | SourceFormat::Warehouse => {
-            let rows = closed_rows(level, position, format)?;
+            let rows = closed_rows(level, raw, format)?;
             rows.iter().map(|r| format!("{r}\n")).collect()
         }
-        SourceFormat::Grid => grid::write_position(level, position) + "\n",
-        SourceFormat::Json => json::write_position(level, position) + "\n",
+        SourceFormat::Grid => grid::write_raw(level, raw) + "\n",
+        SourceFormat::Json => json::write_raw(level, raw) + "\n",
     };
     Ok(text)
+}
+
+/// Refuses a title or comment the format cannot hold: a line break would end the `;` line (XSB,
+/// grid) or the header line (warehouse) and spill into the board.
+fn check_meta(level: &Level, format: SourceFormat) -> Result<(), WriteError> {
+    let broken = |t: &str| t.contains(['\n', '\r']);
+    let what = if level.title().is_some_and(broken) {
+        "a title with a line break"
+    } else if format != SourceFormat::Warehouse && level.comments().iter().any(|c| broken(c)) {
+        "a comment with a line break"
+    } else {
+        return Ok(());
+    };
+    Err(WriteError::CannotRepresent { format: format.name(), what: what.to_string() })
 }
 
 /// Writes a file holding these levels. XSB and grid take any number (levels separated by blank
@@ -147,6 +213,11 @@ pub fn write_all(levels: &[Level], format: SourceFormat) -> Result<String, Write
         };
         return Err(WriteError::CannotRepresent { format: format.name(), what });
     }
+    if format != SourceFormat::Json {
+        for level in levels {
+            check_meta(level, format)?;
+        }
+    }
     match format {
         SourceFormat::Xsb => {
             let texts = levels.iter().map(write_xsb).collect::<Result<Vec<_>, _>>()?;
@@ -158,7 +229,7 @@ pub fn write_all(levels: &[Level], format: SourceFormat) -> Result<String, Write
             let level = single(levels, format)?;
             let mut out = warehouse::header_line(level);
             out.push('\n');
-            for row in closed_rows(level, &Position::start(level), format)? {
+            for row in closed_rows(level, &level.to_raw(), format)? {
                 out.push_str(&row);
                 out.push('\n');
             }
@@ -179,13 +250,11 @@ fn single(levels: &[Level], format: SourceFormat) -> Result<&Level, WriteError> 
 /// closed by a wall ring if needed.
 fn write_xsb(level: &Level) -> Result<String, WriteError> {
     let mut out = String::new();
-    for c in level.comments() {
-        out.push_str(&format!("; {c}\n"));
+    for line in xsb::meta_lines(level) {
+        out.push_str(&line);
+        out.push('\n');
     }
-    if let Some(t) = level.title() {
-        out.push_str(&format!("; {t}\n"));
-    }
-    for row in closed_rows(level, &Position::start(level), SourceFormat::Xsb)? {
+    for row in closed_rows(level, &level.to_raw(), SourceFormat::Xsb)? {
         out.push_str(&row);
         out.push('\n');
     }
@@ -198,9 +267,8 @@ fn write_xsb(level: &Level) -> Result<String, WriteError> {
 /// When the region connected to the edge holds the player, a box or a goal (so XSB would call the
 /// board open), or a row would come out blank between others (which XSB reads as the end of a
 /// level), the board is wrapped in a ring of wall.
-fn closed_rows(level: &Level, position: &Position, format: SourceFormat) -> Result<Vec<String>, WriteError> {
+fn closed_rows(level: &Level, raw: &RawBoard, format: SourceFormat) -> Result<Vec<String>, WriteError> {
     let (w, h) = (level.width(), level.height());
-    let raw = level.to_raw_at(position);
     let chars: Vec<Vec<char>> = raw
         .rows
         .iter()
@@ -253,7 +321,8 @@ fn closed_rows(level: &Level, position: &Position, format: SourceFormat) -> Resu
             }
             (Edges::MustBeClosed, _) => None,
         };
-        return Ok(rows.iter().map(|r| r.get(indent.unwrap_or(0)..).unwrap_or("").to_string()).collect());
+        let rows = rows.iter().map(|r| r.get(indent.unwrap_or(0)..).unwrap_or("").to_string()).collect();
+        return Ok(if format == SourceFormat::Warehouse { warehouse::padded(rows) } else { rows });
     }
     if w + 2 > crate::level::MAX_SIDE || h + 2 > crate::level::MAX_SIDE {
         let what = "a board open to the edge at the maximum size (it needs a ring of wall)".to_string();

@@ -20,12 +20,12 @@
 //! warehouse has as many boxes as goals, so the default rule is the standard one.
 //!
 //! The module owns reading, the format sniffing [`looks_like`], and writing: the header line
-//! holds the weights when any is nonzero, else the quoted title, else nothing.
+//! holds the weights when any is nonzero, else the quoted title, else nothing; board rows are
+//! padded with spaces to the board's width, as the course's `Warehouse.__str__` prints them.
 
 use super::xsb::cell_of;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::level::{BuildOptions, Level, Meta, RawBoard, Tile};
-use crate::rules::Position;
 
 /// A line is a board row when it starts (after blanks) with `#`, or is made only of board
 /// characters with a `#` among them.
@@ -101,7 +101,7 @@ fn board(text: &str, skip: usize) -> Result<Option<RawBoard>, ParseError> {
             let kind = ParseErrorKind::TooLarge {
                 what: "the line length",
                 actual: line.chars().count(),
-                limit: crate::level::MAX_SIDE,
+                limit: crate::level::MAX_SIDE * 4,
             };
             return Err(ParseError::new(kind, line_no, crate::level::MAX_SIDE + 1));
         }
@@ -136,6 +136,7 @@ pub fn parse(text: &str, opts: BuildOptions) -> Result<Vec<Level>, ParseError> {
 /// Parses a warehouse text. The outer error is for a text without a board; a bad header or board
 /// gives one inner error.
 pub fn parse_each(text: &str, opts: BuildOptions) -> Result<Vec<Result<Level, ParseError>>, ParseError> {
+    let text = &*super::normalize(text);
     if text.trim().is_empty() {
         return Err(ParseError::new(ParseErrorKind::Empty, lines(text).count().max(1), 1));
     }
@@ -169,6 +170,7 @@ pub fn parse_each(text: &str, opts: BuildOptions) -> Result<Vec<Result<Level, Pa
 /// (weights; a bad weights line still counts, so that its error is the one reported), is a quoted
 /// title or is a board row, then one block of board rows.
 pub fn looks_like(text: &str) -> bool {
+    let text = &*super::normalize(text);
     let mut all = lines(text);
     let first = all.next().unwrap_or("");
     let t = first.trim();
@@ -196,12 +198,13 @@ pub fn header_line(level: &Level) -> String {
     }
 }
 
-/// The board rows of a position, `!` for the player on a goal and the outside as spaces, trailing
-/// spaces removed. The board must be closed (see [`crate::format::write`], which adds a wall ring
+/// The board rows of a board of this level (the start or any position drawn with
+/// `rules::Position::to_raw`), `!` for the player on a goal and the outside as spaces, every row
+/// padded to the board's width as the course prints boards. The board must be closed (see [`crate::format::write`], which adds a wall ring
 /// to open boards).
-pub fn position_rows(level: &Level, position: &Position) -> Vec<String> {
-    let raw = level.to_raw_at(position);
-    raw.rows
+pub fn raw_rows(level: &Level, raw: &RawBoard) -> Vec<String> {
+    let rows = raw
+        .rows
         .iter()
         .enumerate()
         .map(|(r, row)| {
@@ -216,14 +219,22 @@ pub fn position_rows(level: &Level, position: &Position) -> Vec<String> {
                 .collect();
             s.trim_end().to_string()
         })
-        .collect()
+        .collect();
+    padded(rows)
+}
+
+/// Rows padded with spaces to the longest, as the course's `Warehouse.__str__` prints a board
+/// (`'####  \n# .#  \n…'`); the reader ignores trailing blanks, so this reads back the same.
+pub(crate) fn padded(rows: Vec<String>) -> Vec<String> {
+    let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    rows.into_iter().map(|r| format!("{r:<width$}")).collect()
 }
 
 /// Writes a closed level: the header line, then the board.
 pub fn write(level: &Level) -> String {
     let mut out = header_line(level);
     out.push('\n');
-    for row in position_rows(level, &Position::start(level)) {
+    for row in raw_rows(level, &level.to_raw()) {
         out.push_str(&row);
         out.push('\n');
     }

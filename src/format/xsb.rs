@@ -12,6 +12,7 @@
 //! only of board characters (and digits and `|` for RLE) with at least one `#`. Inside a board row
 //! any other character is an error reported with its line and column.
 
+use super::Picked;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::level::{BuildOptions, Level, Meta, RawBoard, RawCell, Tile};
 
@@ -43,8 +44,13 @@ fn is_board_line(line: &str) -> bool {
     rle_ok && t.contains('#')
 }
 
-/// Splits a board line (possibly run-length encoded) into rows of (char, 1-based column).
-fn expand_line(line: &str, line_no: usize) -> Result<Vec<Vec<(char, usize)>>, ParseError> {
+/// A row of a board line: the column where it starts, and its (char, 1-based column) cells.
+type ExpandedRow = (usize, Vec<(char, usize)>);
+
+/// Splits a board line (possibly run-length encoded) into rows of (char, 1-based column), each
+/// with the column where it starts (for an empty row, the only position it has).
+fn expand_line(line: &str, line_no: usize) -> Result<Vec<ExpandedRow>, ParseError> {
+    let mut starts = vec![1];
     let mut rows = vec![Vec::new()];
     let mut count: Option<(usize, usize)> = None; // (value, column where it started)
     for (i, ch) in line.chars().enumerate() {
@@ -52,7 +58,8 @@ fn expand_line(line: &str, line_no: usize) -> Result<Vec<Vec<(char, usize)>>, Pa
         if ch.is_ascii_digit() {
             let v = count.map_or(0, |(v, _)| v) * 10 + ch.to_digit(10).unwrap_or(0) as usize;
             if v > crate::level::MAX_SIDE * 4 {
-                let kind = ParseErrorKind::TooLarge { what: "a run length", actual: v, limit: crate::level::MAX_SIDE };
+                let kind =
+                    ParseErrorKind::TooLarge { what: "a run length", actual: v, limit: crate::level::MAX_SIDE * 4 };
                 return Err(ParseError::new(kind, line_no, col));
             }
             count = Some((v, count.map_or(col, |(_, c)| c)));
@@ -63,6 +70,7 @@ fn expand_line(line: &str, line_no: usize) -> Result<Vec<Vec<(char, usize)>>, Pa
                 return Err(ParseError::new(ParseErrorKind::BadRle("a count before `|`"), line_no, c));
             }
             rows.push(Vec::new());
+            starts.push(col + 1);
             continue;
         }
         if cell_of(ch).is_none() {
@@ -87,7 +95,7 @@ fn expand_line(line: &str, line_no: usize) -> Result<Vec<Vec<(char, usize)>>, Pa
     if let Some((_, c)) = count {
         return Err(ParseError::new(ParseErrorKind::BadRle("a count with nothing after it"), line_no, c));
     }
-    Ok(rows)
+    Ok(starts.into_iter().zip(rows).collect())
 }
 
 /// Splits "Key: value" lines; the key is a single word.
@@ -128,19 +136,22 @@ pub fn parse(text: &str, opts: BuildOptions) -> Result<Vec<Level>, ParseError> {
 /// Parses an XSB text level by level: one bad level does not hide the others. The outer error is
 /// for a text with no level at all or an absurdly long line.
 pub fn parse_each(text: &str, opts: BuildOptions) -> Result<Vec<Result<Level, ParseError>>, ParseError> {
-    let mut boards: Vec<(RawBoard, Meta)> = Vec::new();
-    // A board whose rows could not be read: its first error, by board index.
-    let mut broken: Vec<(usize, ParseError)> = Vec::new();
-    let mut pending: Vec<String> = Vec::new();
-    let mut current: Option<RawBoard> = None;
-    let mut after_board = false;
-    let mut board_meta: Option<Meta> = None;
+    Ok(parse_where(text, opts, &mut |_| true)?.levels.into_iter().map(|(_, l)| l).collect())
+}
 
-    let finish = |current: &mut Option<RawBoard>, meta: &mut Option<Meta>, boards: &mut Vec<(RawBoard, Meta)>| {
-        if let Some(b) = current.take() {
-            boards.push((b, meta.take().unwrap_or_default()));
-        }
-    };
+/// Like [`parse_each`], but builds only the levels whose 0-based index `keep` accepts (the others
+/// are counted, not built, so picking one level of a huge file stays cheap).
+pub fn parse_where(text: &str, opts: BuildOptions, keep: &mut dyn FnMut(usize) -> bool) -> Result<Picked, ParseError> {
+    let text = &*super::normalize(text);
+    // Kept boards: (index, board, metadata, the first error of its rows).
+    let mut boards: Vec<(usize, RawBoard, Meta, Option<ParseError>)> = Vec::new();
+    let mut count = 0;
+    let mut pending: Vec<String> = Vec::new();
+    // The board being read: whether it is kept (its rows are only read then).
+    let mut current: Option<bool> = None;
+    // Whether the last board ended at a text line, so `Key: value` lines belong to it.
+    let mut after_board = false;
+
     for (i, raw_line) in text.split('\n').enumerate() {
         let line_no = i + 1;
         let line = raw_line.strip_suffix('\r').unwrap_or(raw_line);
@@ -148,47 +159,61 @@ pub fn parse_each(text: &str, opts: BuildOptions) -> Result<Vec<Result<Level, Pa
             let kind = ParseErrorKind::TooLarge {
                 what: "the line length",
                 actual: line.chars().count(),
-                limit: crate::level::MAX_SIDE,
+                limit: crate::level::MAX_SIDE * 64,
             };
-            return Err(ParseError::new(kind, line_no, crate::level::MAX_SIDE + 1));
+            return Err(ParseError::new(kind, line_no, crate::level::MAX_SIDE * 64 + 1));
         }
         if line.trim().is_empty() {
-            finish(&mut current, &mut board_meta, &mut boards);
+            current = None;
             after_board = false;
             continue;
         }
         if is_board_line(line) {
             if current.is_none() {
-                board_meta = Some(meta_from(std::mem::take(&mut pending)));
-                current = Some(RawBoard::default());
-            }
-            let board = current.as_mut().expect("just set");
-            let rows = match expand_line(line, line_no) {
-                Ok(rows) => rows,
-                Err(e) => {
-                    if broken.last().is_none_or(|(i, _)| *i != boards.len()) {
-                        broken.push((boards.len(), e));
-                    }
-                    continue;
+                let meta = meta_from(std::mem::take(&mut pending));
+                count += 1;
+                let kept = keep(count - 1);
+                if kept {
+                    boards.push((count - 1, RawBoard::default(), meta, None));
                 }
-            };
-            for row in rows {
-                let cells = row.iter().map(|&(ch, _)| cell_of(ch).unwrap_or_default()).collect();
-                board.rows.push(cells);
-                board.positions.push(row.iter().map(|&(_, col)| (line_no, col)).collect());
+                current = Some(kept);
+            }
+            if current != Some(true) {
+                continue;
+            }
+            let (_, board, _, broken) = boards.last_mut().expect("a kept board was pushed");
+            match expand_line(line, line_no) {
+                Ok(rows) => {
+                    for (start, row) in rows {
+                        board.rows.push(row.iter().map(|&(ch, _)| cell_of(ch).unwrap_or_default()).collect());
+                        let at: Vec<(usize, usize)> = if row.is_empty() {
+                            vec![(line_no, start)]
+                        } else {
+                            row.iter().map(|&(_, col)| (line_no, col)).collect()
+                        };
+                        board.positions.push(at);
+                    }
+                }
+                Err(e) => {
+                    broken.get_or_insert(e);
+                }
             }
             continue;
         }
-        if current.is_some() {
-            finish(&mut current, &mut board_meta, &mut boards);
+        if current.take().is_some() {
             after_board = true;
         }
-        match (after_board, key_value(line), boards.last_mut()) {
-            (true, Some((k, v)), Some((_, meta))) => {
-                if k.eq_ignore_ascii_case("title") {
-                    meta.title = Some(v.to_string());
-                } else {
-                    meta.comments.push(line.trim().to_string());
+        // `Key: value` lines right after a board belong to it (when it is kept).
+        match (after_board, key_value(line)) {
+            (true, Some((k, v))) => {
+                if let Some((index, _, meta, _)) = boards.last_mut()
+                    && *index + 1 == count
+                {
+                    if k.eq_ignore_ascii_case("title") {
+                        meta.title = Some(v.to_string());
+                    } else {
+                        meta.comments.push(line.trim().to_string());
+                    }
                 }
             }
             _ => {
@@ -197,21 +222,18 @@ pub fn parse_each(text: &str, opts: BuildOptions) -> Result<Vec<Result<Level, Pa
             }
         }
     }
-    finish(&mut current, &mut board_meta, &mut boards);
-    if boards.is_empty() {
+    if count == 0 {
         let lines = text.split('\n').count();
         return Err(ParseError::new(ParseErrorKind::Empty, lines.max(1), 1));
     }
-    let mut broken = broken.into_iter().peekable();
     let levels = boards
         .into_iter()
-        .enumerate()
-        .map(|(i, (raw, meta))| match broken.next_if(|(b, _)| *b == i) {
-            Some((_, e)) => Err(e),
-            None => Level::from_raw(raw, meta, opts),
+        .map(|(i, raw, meta, broken)| match broken {
+            Some(e) => (i, Err(e)),
+            None => (i, Level::from_raw(raw, meta, opts)),
         })
         .collect();
-    Ok(levels)
+    Ok(Picked { count, levels })
 }
 
 /// The XSB character for a cell of the start position.
@@ -229,14 +251,13 @@ pub fn cell_char(cell: RawCell) -> char {
 
 /// The board rows of a level's start position in XSB, trailing spaces removed.
 pub fn board_rows(level: &Level) -> Vec<String> {
-    position_rows(level, &crate::rules::Position::start(level))
+    raw_rows(level, &level.to_raw())
 }
 
-/// The board rows of any position of a level in XSB, trailing spaces removed.
-pub fn position_rows(level: &Level, position: &crate::rules::Position) -> Vec<String> {
-    level
-        .to_raw_at(position)
-        .rows
+/// The XSB rows of a board of this level, trailing spaces removed: the start position
+/// ([`Level::to_raw`]) or any other (`rules::Position::to_raw`).
+pub fn raw_rows(level: &Level, raw: &RawBoard) -> Vec<String> {
+    raw.rows
         .iter()
         .enumerate()
         .map(|(r, row)| {
@@ -250,14 +271,27 @@ pub fn position_rows(level: &Level, position: &crate::rules::Position) -> Vec<St
         .collect()
 }
 
+/// The lines written above a board for its comments and title, so that reading them back gives
+/// the same title: comments as `;` lines, then the title as the last `;` line (`Title:` when it
+/// is empty), or, for an untitled level with comments, an empty `;` line (which the reader does
+/// not take as a title).
+pub(crate) fn meta_lines(level: &Level) -> Vec<String> {
+    let mut lines: Vec<String> = level.comments().iter().map(|c| format!("; {c}")).collect();
+    match level.title() {
+        Some("") => lines.push("Title:".to_string()),
+        Some(t) => lines.push(format!("; {t}")),
+        None if !lines.is_empty() => lines.push(";".to_string()),
+        None => {}
+    }
+    lines
+}
+
 /// Writes one level: its comments and title as `;` lines, then the board.
 pub fn write(level: &Level) -> String {
     let mut out = String::new();
-    for c in level.comments() {
-        out.push_str(&format!("; {c}\n"));
-    }
-    if let Some(t) = level.title() {
-        out.push_str(&format!("; {t}\n"));
+    for line in meta_lines(level) {
+        out.push_str(&line);
+        out.push('\n');
     }
     for row in board_rows(level) {
         out.push_str(&row);

@@ -16,6 +16,11 @@ pub struct Push {
 }
 
 /// Shortest walk from the position's player to `target`, avoiding boxes.
+///
+/// # Panics
+///
+/// If the position comes from another level (its player's square index is beyond this level's
+/// squares). A `target` of another level is simply never reached.
 pub fn walk(level: &Level, pos: &Position, target: Square) -> Option<Vec<Dir>> {
     let n = level.square_count();
     let mut came: Vec<Option<(Square, Dir)>> = vec![None; n];
@@ -46,6 +51,10 @@ pub fn walk(level: &Level, pos: &Position, target: Square) -> Option<Vec<Dir>> {
 
 /// The unit moves of a push sequence from the level's start, or `None` if a push is impossible
 /// (which would be a solver bug; callers treat it as such).
+///
+/// # Panics
+///
+/// If a push's square is not one of `level`'s squares.
 pub fn pushes_to_moves(level: &Level, pushes: &[Push]) -> Option<Vec<Move>> {
     let mut pos = Position::start(level);
     let mut moves = Vec::new();

@@ -3,8 +3,15 @@
 //!
 //! Checked against `pathfinding::kuhn_munkres` in the tests.
 
-/// A cost at or above this marks a forbidden pair.
+/// A cost at or above this marks a forbidden pair. Costs are clamped to
+/// `-FORBIDDEN..=FORBIDDEN`, so no sum or dual can overflow (even for `i64::MAX` or `i64::MIN`).
 pub const FORBIDDEN: i64 = 1 << 40;
+
+/// A cost as the method uses it: clamped so that sums of up to 2²² of them fit in an `i64`.
+#[inline]
+fn clamped(cost: i64) -> i64 {
+    cost.clamp(-FORBIDDEN, FORBIDDEN)
+}
 
 /// Reusable scratch for [`Hungarian::solve`].
 #[derive(Debug, Default, Clone)]
@@ -23,12 +30,15 @@ pub struct Hungarian {
 
 impl Hungarian {
     /// Minimum total cost of assigning each of `rows` rows to a distinct column out of `cols`,
-    /// where `cost(r, c)` gives the costs (`r < rows`, `c < cols`, `rows <= cols`). Returns `None`
-    /// when every assignment uses a forbidden pair.
+    /// where `cost(r, c)` gives the costs (`r < rows`, `c < cols`). Returns `None` when every
+    /// assignment uses a forbidden pair (a cost of at least [`FORBIDDEN`]), and when `rows >
+    /// cols`, as no assignment exists then. Costs below `-FORBIDDEN` count as `-FORBIDDEN`.
     pub fn solve(&mut self, rows: usize, cols: usize, cost: impl Fn(usize, usize) -> i64) -> Option<i64> {
-        debug_assert!(rows <= cols);
         if rows == 0 {
             return Some(0);
+        }
+        if rows > cols {
+            return None;
         }
         let (n, m) = (rows, cols);
         self.u.clear();
@@ -42,8 +52,22 @@ impl Hungarian {
         for i in 1..=n {
             self.add_row(i, m, &cost);
         }
-        let total = -self.v[0];
-        (total < FORBIDDEN).then_some(total)
+        self.matched_total(m, &cost)
+    }
+
+    /// The total of the current matching over `m` columns, or `None` if it uses a forbidden pair.
+    fn matched_total(&self, m: usize, cost: &impl Fn(usize, usize) -> i64) -> Option<i64> {
+        let mut total = 0i64;
+        for j in 1..=m {
+            if self.p[j] != 0 {
+                let c = clamped(cost(self.p[j] - 1, j - 1));
+                if c >= FORBIDDEN {
+                    return None;
+                }
+                total += c;
+            }
+        }
+        Some(total)
     }
 
     /// Remembers the duals and matching of the last solve, for [`Hungarian::resolve_row`].
@@ -61,8 +85,13 @@ impl Hungarian {
     /// problem every augmenting path ends at the one column the row released, so that column's
     /// dual adds the same constant to every path and cannot bias the choice. (With more columns
     /// than rows it could, which is why this is square only.)
+    ///
+    /// Returns `None` (as for an infeasible problem) when nothing of size `n` was saved or `row`
+    /// is not below `n`.
     pub fn resolve_row(&mut self, n: usize, row: usize, cost: impl Fn(usize, usize) -> i64) -> Option<i64> {
-        debug_assert_eq!(self.saved_p.len(), n + 1);
+        if self.saved_p.len() != n + 1 || self.saved_u.len() != n + 1 || self.saved_v.len() != n + 1 || row >= n {
+            return None;
+        }
         self.u.clone_from(&self.saved_u);
         self.v.clone_from(&self.saved_v);
         self.p.clone_from(&self.saved_p);
@@ -72,10 +101,9 @@ impl Hungarian {
                 self.p[j] = 0;
             }
         }
-        self.u[i] = (1..=n).map(|j| cost(row, j - 1) - self.v[j]).min().unwrap_or(0);
+        self.u[i] = (1..=n).map(|j| clamped(cost(row, j - 1)) - self.v[j]).min().unwrap_or(0);
         self.add_row(i, n, &cost);
-        let total: i64 = (1..=n).filter(|&j| self.p[j] != 0).map(|j| cost(self.p[j] - 1, j - 1)).sum();
-        (total < FORBIDDEN).then_some(total)
+        self.matched_total(n, &cost)
     }
 
     /// One phase of the method: inserts row `i` (1-based) into the matching along a shortest
@@ -94,7 +122,7 @@ impl Hungarian {
             let mut j1 = 0;
             for j in 1..=m {
                 if !self.used[j] {
-                    let cur = cost(i0 - 1, j - 1) - self.u[i0] - self.v[j];
+                    let cur = clamped(cost(i0 - 1, j - 1)) - self.u[i0] - self.v[j];
                     if cur < self.minv[j] {
                         self.minv[j] = cur;
                         self.way[j] = j0;
@@ -177,6 +205,24 @@ mod tests {
                 prop_assert_eq!(again, Hungarian::default().solve(n, n, old));
             }
         }
+    }
+
+    #[test]
+    fn bad_calls_answer_instead_of_looping_or_overflowing() {
+        // More rows than columns: no assignment exists (this used to loop forever).
+        assert_eq!(Hungarian::default().solve(3, 2, |_, _| 1), None);
+        // Huge costs are forbidden pairs, not an overflow into a small total.
+        assert_eq!(Hungarian::default().solve(2, 2, |_, _| i64::MAX), None);
+        assert_eq!(Hungarian::default().solve(2, 2, |r, c| if r == c { i64::MAX } else { 5 }), Some(10));
+        assert_eq!(Hungarian::default().solve(2, 2, |_, _| i64::MIN), Some(-2 * FORBIDDEN));
+        assert_eq!(Hungarian::default().solve(2, 2, |r, c| -((r * 2 + c) as i64) * 1_000_000), Some(-3_000_000));
+        // Resolving without a saved problem of that size.
+        assert_eq!(Hungarian::default().resolve_row(3, 1, |_, _| 1), None);
+        let mut h = Hungarian::default();
+        assert_eq!(h.solve(2, 2, |r, c| (r + c) as i64), Some(2));
+        h.save();
+        assert_eq!(h.resolve_row(2, 5, |_, _| 1), None);
+        assert_eq!(h.resolve_row(3, 0, |_, _| 1), None);
     }
 
     #[test]

@@ -144,7 +144,8 @@ impl Default for Config {
             mode: Mode::default(),
             heuristic: Heuristic::default(),
             time_limit: None,
-            memory_limit: None,
+            // Half the physical memory (see `crate::system`), so a search never swaps by default.
+            memory_limit: Some(crate::system::default_memory_limit()),
             node_limit: None,
             cancel: None,
             progress: None,
