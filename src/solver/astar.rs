@@ -14,12 +14,14 @@ use std::fmt::Debug;
 
 use super::bound::LowerBound;
 use super::budget::{Budget, Stop};
+use super::config::{Config, Heuristic, Objective};
+use super::expand::cost_of;
 use super::expand::{Push as LevelPush, pushes_to_moves};
 use super::open::{Buckets, Heap, OpenList};
+use super::report::{Optimality, Solution, SolveError, Stats};
 use super::state::{BoxAt, KeyLayout, hash};
 use super::store::{Node, NodeId, NodeStore};
 use super::successors::{Push, Rules, Successors};
-use super::{Config, Heuristic, Objective, Optimality, Solution, SolveError, Stats, cost_of};
 use crate::analysis::Analysis;
 use crate::level::{Dir, Level, SolvedRule};
 

@@ -7,7 +7,9 @@ use std::collections::VecDeque;
 use hashbrown::HashMap;
 
 use super::budget::{Budget, Stop};
-use super::{Config, Optimality, Solution, SolveError, Stats, cost_of};
+use super::config::Config;
+use super::expand::cost_of;
+use super::report::{Optimality, Solution, SolveError, Stats};
 use crate::level::{Dir, Level, SolvedRule, Square};
 use crate::rules::{Move, Position};
 

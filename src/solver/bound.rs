@@ -11,7 +11,7 @@
 //! ([`Hungarian::resolve_row`]), which is exact; [`LowerBound::begin_children`] and
 //! [`LowerBound::child`] do that.
 
-use super::Heuristic;
+use super::config::Heuristic;
 use super::frozen::{FrozenTables, TableId};
 use super::hungarian::{FORBIDDEN, Hungarian};
 use super::state::BoxAt;

@@ -12,7 +12,8 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::{Config, SolveError, Stats};
+use super::config::Config;
+use super::report::{SolveError, Stats};
 
 /// Why a search stopped early.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -74,3 +74,27 @@ pub fn pushes_to_moves(level: &Level, pushes: &[Push]) -> Option<Vec<Move>> {
     }
     Some(moves)
 }
+
+/// Total cost of a move sequence: 1 per move plus the weight of each pushed box.
+pub fn cost_of(level: &Level, weights: &[u32], moves: &[Move]) -> u64 {
+    // Track which box is where, by index into the level's box list.
+    let mut owner: Vec<Option<usize>> = vec![None; level.square_count()];
+    for (i, b) in level.boxes().iter().enumerate() {
+        owner[b.index()] = Some(i);
+    }
+    let mut player = level.player();
+    let mut cost = 0u64;
+    for m in moves {
+        let Some(next) = level.neighbor(player, m.dir) else { break };
+        cost += 1;
+        if let Some(bi) = owner[next.index()]
+            && let Some(beyond) = level.neighbor(next, m.dir)
+        {
+            owner[beyond.index()] = Some(bi);
+            owner[next.index()] = None;
+            cost += u64::from(weights.get(bi).copied().unwrap_or(0));
+        }
+        player = next;
+    }
+    cost
+}

@@ -1,7 +1,127 @@
-//! Typed outcomes and the statistics of a batch of solves, so that every front end (the CLI's
+//! What a solve returns (a solution with its counters, or why there is none), typed statuses,
+//! and the statistics of a batch of solves, so that every front end (the CLI's
 //! `solve` and `bench`, a server, an embedding program) reports the same things the same way.
 
-use super::{Solution, SolveError, Stats};
+use crate::rules::Move;
+
+/// Counters of one search.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Stats {
+    /// States expanded (their pushes generated).
+    pub expanded: u64,
+    /// Pushes that survived pruning.
+    pub generated: u64,
+    /// Generated states already stored (and not improved).
+    pub duplicates: u64,
+    /// Pushes onto dead squares.
+    pub pruned_dead_square: u64,
+    /// Pushes that froze a box off its goal.
+    pub pruned_freeze: u64,
+    /// Pushes that closed a 2×2 block of boxes and walls off goals.
+    pub pruned_2x2: u64,
+    /// States with no box-to-goal matching.
+    pub pruned_no_matching: u64,
+    /// Expansions restricted to the pushes of a PI-corral's barrier boxes.
+    pub corral_cuts: u64,
+    /// Distance tables built for sets of boxes frozen on goals.
+    pub frozen_tables: u64,
+    /// States stored when the search ended.
+    pub stored_states: u64,
+    /// Bytes of search memory per stored state (keys, nodes, closed table, open list).
+    pub bytes_per_state: f64,
+    /// Largest search memory seen, in bytes.
+    pub peak_bytes: u64,
+    /// Search time in seconds.
+    pub seconds: f64,
+}
+
+/// What a returned solution is proven to minimise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Optimality {
+    /// Fewest pushes.
+    Pushes,
+    /// Fewest moves (then pushes).
+    Moves,
+    /// Least total cost.
+    Cost,
+}
+
+impl Optimality {
+    /// The name used in reports (`pushes`, `moves`, `cost`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Optimality::Pushes => "pushes",
+            Optimality::Moves => "moves",
+            Optimality::Cost => "cost",
+        }
+    }
+}
+
+/// A solution and how it was found.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    /// The moves, pushes included.
+    pub moves: Vec<Move>,
+    /// The moves in LURD.
+    pub lurd: String,
+    /// Pushes among the moves.
+    pub pushes: usize,
+    /// Total cost: each move 1, each push plus the pushed box's weight.
+    pub cost: u64,
+    /// What the solution is proven to minimise; `None` when nothing is proven.
+    pub optimal: Option<Optimality>,
+    /// Counters of the search.
+    pub stats: Stats,
+}
+
+/// Why no solution was returned.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SolveError {
+    /// The whole reachable state space was searched: no solution exists.
+    #[error("unsolvable: the whole reachable state space was searched")]
+    Unsolvable(Stats),
+    #[error("time limit reached")]
+    /// The time limit passed.
+    Timeout(Stats),
+    #[error("memory limit reached")]
+    /// The memory limit would have been exceeded.
+    MemoryLimit(Stats),
+    #[error("node limit reached")]
+    /// More states than the node limit allowed were expanded.
+    NodeLimit(Stats),
+    #[error("cancelled")]
+    /// The cancel flag was set.
+    Cancelled(Stats),
+    /// The engine returned a solution that the independent verifier rejected (a bug).
+    #[error("internal error: the solution found failed verification")]
+    Unverified(Stats),
+}
+
+impl SolveError {
+    /// Counters of the search up to the stop.
+    pub fn stats(&self) -> &Stats {
+        match self {
+            SolveError::Unsolvable(s)
+            | SolveError::Timeout(s)
+            | SolveError::MemoryLimit(s)
+            | SolveError::NodeLimit(s)
+            | SolveError::Cancelled(s)
+            | SolveError::Unverified(s) => s,
+        }
+    }
+    /// The status this error reports.
+    pub fn status(&self) -> Status {
+        match self {
+            SolveError::Unsolvable(_) => Status::Unsolvable,
+            SolveError::Timeout(_) => Status::Timeout,
+            SolveError::MemoryLimit(_) => Status::MemoryLimit,
+            SolveError::NodeLimit(_) => Status::NodeLimit,
+            SolveError::Cancelled(_) => Status::Cancelled,
+            SolveError::Unverified(_) => Status::Invalid,
+        }
+    }
+}
 
 /// How one solve ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]

@@ -10,9 +10,9 @@
 //! Pushes come out in a fixed order (boxes in key order, then up, right, down, left), so a
 //! search that consumes them in order is deterministic.
 
-use super::Stats;
 use super::corral::Corrals;
 use super::deadlock;
+use super::report::Stats;
 use super::state::BoxAt;
 use crate::analysis::{Analysis, Sq};
 use crate::level::{Dir, Square};

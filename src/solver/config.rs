@@ -1,0 +1,111 @@
+//! What a solve is asked to do: the mode (an engine and an objective), the lower bound, the
+//! limits and the switches that exist to measure a technique's effect.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::time::Duration;
+
+/// What the user asks for: an objective and the engine that pursues it (see
+/// [`Mode::plan`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Fewest pushes, proven (A*).
+    #[default]
+    Pushes,
+    /// Fewest moves, then fewest pushes, proven (A*).
+    Moves,
+    /// Least total cost, proven (A*).
+    Cost,
+    /// Fewest moves by breadth-first search over unit moves (the textbook baseline).
+    Bfs,
+}
+
+/// What a search minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Objective {
+    /// Box pushes.
+    Pushes,
+    /// Player moves, then pushes.
+    Moves,
+    /// 1 per move plus the pushed box's weight per push.
+    Cost,
+}
+
+/// How a search runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// A* over pushes with a consistent lower bound ([`astar`]): proves its objective.
+    AStar,
+    /// Breadth-first search over unit moves ([`bfs`]): proves the fewest moves.
+    Bfs,
+}
+
+impl Mode {
+    /// The engine and objective of this mode.
+    pub fn plan(self) -> (Engine, Objective) {
+        match self {
+            Mode::Pushes => (Engine::AStar, Objective::Pushes),
+            Mode::Moves => (Engine::AStar, Objective::Moves),
+            Mode::Cost => (Engine::AStar, Objective::Cost),
+            Mode::Bfs => (Engine::Bfs, Objective::Moves),
+        }
+    }
+}
+
+/// The lower bound used by the A* modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Heuristic {
+    /// No bound: uniform-cost search.
+    Zero,
+    /// Boxes off goals (each needs at least one push).
+    Boxes,
+    /// Minimum-cost matching of boxes to goals over the push-distance tables.
+    #[default]
+    Hungarian,
+}
+
+/// Limits and options of one solve.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// What to minimise and with which engine.
+    pub mode: Mode,
+    /// The lower bound of the A* engine.
+    pub heuristic: Heuristic,
+    /// Give up after this long.
+    pub time_limit: Option<Duration>,
+    /// Give up before the stored states (keys, nodes, tables, open list) exceed this many bytes.
+    pub memory_limit: Option<usize>,
+    /// Give up after expanding this many states.
+    pub node_limit: Option<u64>,
+    /// Set to true from another thread to stop the search.
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// If given, the search stores its expanded-state count here every few hundred expansions,
+    /// so another thread can show progress.
+    pub progress: Option<Arc<AtomicU64>>,
+    /// Box weights for [`Mode::Cost`] in reading order of the boxes; `None` uses the level's.
+    pub weights: Option<Vec<u32>>,
+    /// Prune with PI-corrals in the pushes mode (see [`corral`]); on by default. It keeps
+    /// push-optimality; turning it off is for measuring its effect.
+    pub corral_pruning: bool,
+    /// Treat boxes frozen on goals as walls in the matching bound (see [`frozen`]); on by
+    /// default. It keeps optimality; turning it off is for measuring its effect.
+    pub frozen_goals: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            mode: Mode::default(),
+            heuristic: Heuristic::default(),
+            time_limit: None,
+            // Half the physical memory (see `crate::system`), so a search never swaps by default.
+            memory_limit: Some(crate::system::default_memory_limit()),
+            node_limit: None,
+            cancel: None,
+            progress: None,
+            weights: None,
+            corral_pruning: true,
+            frozen_goals: true,
+        }
+    }
+}
