@@ -389,7 +389,7 @@ pub fn parse(text: &str, opts: BuildOptions) -> Result<Vec<Level>, ParseError> {
 /// Parses an integer-grid text problem by problem. The outer error is for text that cannot be
 /// read as s-expressions at all (unbalanced parentheses, an unclosed comment) or holds no grid.
 pub fn parse_each(text: &str, opts: BuildOptions) -> Result<Vec<Result<Level, ParseError>>, ParseError> {
-    Ok(parse_where(text, opts, &mut |_| true)?.levels.into_iter().map(|(_, l)| l).collect())
+    Ok(parse_where(text, opts, &mut |_| true)?.into_levels())
 }
 
 /// Like [`parse_each`], but builds only the problems whose 0-based index `keep` accepts.

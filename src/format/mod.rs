@@ -46,6 +46,13 @@ pub struct Picked {
     pub levels: Vec<(usize, Result<Level, ParseError>)>,
 }
 
+impl Picked {
+    /// The built levels (or why each failed), in text order, without their indices.
+    pub fn into_levels(self) -> Vec<Result<Level, ParseError>> {
+        self.levels.into_iter().map(|(_, l)| l).collect()
+    }
+}
+
 /// The text as every reader sees it: a leading UTF-8 byte-order mark removed and lone carriage
 /// returns (classic Mac line ends) turned into line feeds. CRLF stays (readers strip the CR), so
 /// line numbers are those an editor shows; columns on the first line do not count the mark.

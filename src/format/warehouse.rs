@@ -25,7 +25,7 @@
 
 use super::xsb::cell_of;
 use crate::error::{ParseError, ParseErrorKind};
-use crate::level::{BuildOptions, Level, Meta, RawBoard, Tile};
+use crate::level::{BuildOptions, Level, Meta, RawBoard, RawCell};
 
 /// A line is a board row when it starts (after blanks) with `#`, or is made only of board
 /// characters with a `#` among them.
@@ -203,24 +203,8 @@ pub fn header_line(level: &Level) -> String {
 /// padded to the board's width as the course prints boards. The board must be closed (see [`crate::format::write`], which adds a wall ring
 /// to open boards).
 pub fn raw_rows(level: &Level, raw: &RawBoard) -> Vec<String> {
-    let rows = raw
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(r, row)| {
-            let s: String = row
-                .iter()
-                .enumerate()
-                .map(|(c, &cell)| match (level.tile(r, c), cell.goal && cell.player) {
-                    (Tile::Outside, _) => ' ',
-                    (_, true) => '!',
-                    _ => super::xsb::cell_char(cell),
-                })
-                .collect();
-            s.trim_end().to_string()
-        })
-        .collect();
-    padded(rows)
+    let spell = |cell: RawCell| if cell.goal && cell.player { '!' } else { super::xsb::cell_char(cell) };
+    padded(super::xsb::rows_with(level, raw, spell))
 }
 
 /// Rows padded with spaces to the longest, as the course's `Warehouse.__str__` prints a board

@@ -136,7 +136,7 @@ pub fn parse(text: &str, opts: BuildOptions) -> Result<Vec<Level>, ParseError> {
 /// Parses an XSB text level by level: one bad level does not hide the others. The outer error is
 /// for a text with no level at all or an absurdly long line.
 pub fn parse_each(text: &str, opts: BuildOptions) -> Result<Vec<Result<Level, ParseError>>, ParseError> {
-    Ok(parse_where(text, opts, &mut |_| true)?.levels.into_iter().map(|(_, l)| l).collect())
+    Ok(parse_where(text, opts, &mut |_| true)?.into_levels())
 }
 
 /// Like [`parse_each`], but builds only the levels whose 0-based index `keep` accepts (the others
@@ -257,6 +257,12 @@ pub fn board_rows(level: &Level) -> Vec<String> {
 /// The XSB rows of a board of this level, trailing spaces removed: the start position
 /// ([`Level::to_raw`]) or any other (`rules::Position::to_raw`).
 pub fn raw_rows(level: &Level, raw: &RawBoard) -> Vec<String> {
+    rows_with(level, raw, cell_char)
+}
+
+/// The rows of a board of this level with each cell spelled by `spell` and the outside as
+/// spaces, trailing spaces removed.
+pub(crate) fn rows_with(level: &Level, raw: &RawBoard, spell: impl Fn(RawCell) -> char) -> Vec<String> {
     raw.rows
         .iter()
         .enumerate()
@@ -264,7 +270,7 @@ pub fn raw_rows(level: &Level, raw: &RawBoard) -> Vec<String> {
             let s: String = row
                 .iter()
                 .enumerate()
-                .map(|(c, &cell)| if level.tile(r, c) == Tile::Outside { ' ' } else { cell_char(cell) })
+                .map(|(c, &cell)| if level.tile(r, c) == Tile::Outside { ' ' } else { spell(cell) })
                 .collect();
             s.trim_end().to_string()
         })
