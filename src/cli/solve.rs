@@ -69,6 +69,10 @@ pub struct SearchArgs {
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long)]
     pub no_frozen_goals: bool,
+    /// In the pushes mode, skip the second pass that proves the fewest moves among the
+    /// push-optimal solutions (faster; the push count stays proven, `optimal` says "pushes").
+    #[arg(long)]
+    pub no_moves_tiebreak: bool,
     /// Levels solved at once, each on its own thread with its own time and memory limit (so
     /// memory can reach N times --memory-limit); 0 means one per core. Results are still
     /// reported in level order.
@@ -134,6 +138,7 @@ impl SearchArgs {
             weights,
             corral_pruning: !self.no_corral_pruning,
             frozen_goals: !self.no_frozen_goals,
+            moves_tiebreak: !self.no_moves_tiebreak,
         })
     }
 }

@@ -11,6 +11,7 @@
 //! again. States are merged only when their full keys are equal, so the proof holds exactly.
 
 use std::fmt::Debug;
+use std::time::Instant;
 
 use super::bound::LowerBound;
 use super::budget::{Budget, Stop};
@@ -34,6 +35,15 @@ pub struct MovesPushes {
     pub pushes: u32,
 }
 
+/// (pushes, moves), compared pushes first: the cost of the second pass of the pushes mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct PushesMoves {
+    /// Box pushes.
+    pub pushes: u32,
+    /// Player steps, pushes included.
+    pub moves: u32,
+}
+
 /// What an A* search minimises.
 pub trait Metric {
     /// The cost type: totally ordered, added along a path.
@@ -42,6 +52,11 @@ pub trait Metric {
     type Open: OpenList<Self::G>;
     /// Whether edge costs need the player's walk to each push.
     const WALKS: bool;
+    /// Whether states may be merged by the player's region (the cost ignores where the player
+    /// stands) and PI-corral pruning applies (its reordering argument counts pushes only).
+    const PUSHES_ONLY: bool;
+    /// Whether boxes differ by weight.
+    const WEIGHTED: bool;
     /// What a solution of this metric is proven to minimise.
     const OPTIMALITY: Optimality;
     /// The cost of pushing a box of weight `weight` after walking `walk` steps.
@@ -50,6 +65,10 @@ pub trait Metric {
     fn add(a: Self::G, b: Self::G) -> Option<Self::G>;
     /// A lower bound in bound units (pushes, or weighted pushes for cost) as a cost.
     fn lift(h: u16) -> Self::G;
+    /// The pushes of a cost, where the cost counts them first (for a cap on pushes).
+    fn pushes_first(_: Self::G) -> Option<u32> {
+        None
+    }
 }
 
 /// Fewest pushes.
@@ -58,11 +77,15 @@ pub struct Pushes;
 pub struct Moves;
 /// Least total cost: 1 per move plus the pushed box's weight per push.
 pub struct WeightedCost;
+/// Fewest pushes, then fewest moves.
+pub struct PushesThenMoves;
 
 impl Metric for Pushes {
     type G = u32;
     type Open = Buckets;
     const WALKS: bool = false;
+    const PUSHES_ONLY: bool = true;
+    const WEIGHTED: bool = false;
     const OPTIMALITY: Optimality = Optimality::Pushes;
     fn edge(_: u32, _: u32) -> u32 {
         1
@@ -79,6 +102,8 @@ impl Metric for Moves {
     type G = MovesPushes;
     type Open = Heap<MovesPushes>;
     const WALKS: bool = true;
+    const PUSHES_ONLY: bool = false;
+    const WEIGHTED: bool = false;
     const OPTIMALITY: Optimality = Optimality::Moves;
     fn edge(walk: u32, _: u32) -> MovesPushes {
         MovesPushes { moves: walk.saturating_add(1), pushes: 1 }
@@ -96,6 +121,8 @@ impl Metric for WeightedCost {
     type G = u64;
     type Open = Heap<u64>;
     const WALKS: bool = true;
+    const PUSHES_ONLY: bool = false;
+    const WEIGHTED: bool = true;
     const OPTIMALITY: Optimality = Optimality::Cost;
     fn edge(walk: u32, weight: u32) -> u64 {
         u64::from(walk) + 1 + u64::from(weight)
@@ -108,12 +135,52 @@ impl Metric for WeightedCost {
     }
 }
 
+impl Metric for PushesThenMoves {
+    type G = PushesMoves;
+    type Open = Heap<PushesMoves>;
+    const WALKS: bool = true;
+    const PUSHES_ONLY: bool = false;
+    const WEIGHTED: bool = false;
+    const OPTIMALITY: Optimality = Optimality::PushesMoves;
+    fn edge(walk: u32, _: u32) -> PushesMoves {
+        PushesMoves { pushes: 1, moves: walk.saturating_add(1) }
+    }
+    fn add(a: PushesMoves, b: PushesMoves) -> Option<PushesMoves> {
+        Some(PushesMoves { pushes: a.pushes.checked_add(b.pushes)?, moves: a.moves.checked_add(b.moves)? })
+    }
+    fn lift(h: u16) -> PushesMoves {
+        PushesMoves { pushes: u32::from(h), moves: u32::from(h) }
+    }
+    fn pushes_first(g: PushesMoves) -> Option<u32> {
+        Some(g.pushes)
+    }
+}
+
 /// Runs A* on `level` with the given analysis, minimising `objective`.
+///
+/// The pushes objective runs in two passes. The first proves the fewest pushes over states
+/// merged by player region, with PI-corral pruning. The second (unless
+/// [`Config::moves_tiebreak`] is off) searches exact player squares for the fewest moves among
+/// solutions with that many pushes (pushes capped at the first pass's count), and reports
+/// `pushes,moves` when it finishes within the solve's limits (time, memory and nodes are shared
+/// by both passes); if they stop it, the first pass's solution is returned, proven in pushes
+/// only.
 pub fn solve(level: &Level, a: &Analysis, config: &Config, objective: Objective) -> Result<Solution, SolveError> {
     match objective {
-        Objective::Pushes => run::<Pushes>(level, a, config, objective),
-        Objective::Moves => run::<Moves>(level, a, config, objective),
-        Objective::Cost => run::<WeightedCost>(level, a, config, objective),
+        Objective::Pushes => {
+            let started = Instant::now();
+            let first = run::<Pushes>(level, a, config, None, Stats::default(), started)?;
+            if !config.moves_tiebreak {
+                return Ok(first);
+            }
+            let cap = u32::try_from(first.pushes).unwrap_or(u32::MAX);
+            match run::<PushesThenMoves>(level, a, config, Some(cap), first.stats.clone(), started) {
+                Ok(better) => Ok(better),
+                Err(e) => Ok(Solution { stats: e.stats().clone(), ..first }),
+            }
+        }
+        Objective::Moves => run::<Moves>(level, a, config, None, Stats::default(), Instant::now()),
+        Objective::Cost => run::<WeightedCost>(level, a, config, None, Stats::default(), Instant::now()),
     }
 }
 
@@ -125,9 +192,19 @@ struct Pending<G> {
     table: super::frozen::TableId,
 }
 
-fn run<M: Metric>(level: &Level, a: &Analysis, config: &Config, objective: Objective) -> Result<Solution, SolveError> {
-    let mut budget = Budget::new(config);
-    let mut stats = Stats::default();
+/// One A* search under metric `M`. `cap` bounds the pushes of any solution (for metrics that
+/// count pushes first); `stats` are the counters of an earlier pass of the same solve, which
+/// this one continues (limits are shared: the node limit counts both passes' expansions).
+fn run<M: Metric>(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    cap: Option<u32>,
+    mut stats: Stats,
+    started: Instant,
+) -> Result<Solution, SolveError> {
+    let mut budget = Budget::starting_at(config, started);
+    let over_cap = |f: M::G| cap.zip(M::pushes_first(f)).is_some_and(|(cap, pushes)| pushes > cap);
     let n_boxes = level.boxes().len();
     let n_goals = level.goals().len();
     let rule = level.rule();
@@ -141,7 +218,7 @@ fn run<M: Metric>(level: &Level, a: &Analysis, config: &Config, objective: Objec
         return Err(SolveError::Unsolvable(budget.finish(stats, 0, 0)));
     }
     // Weight classes: boxes of equal weight are interchangeable, so they share a bitset.
-    let weighted = matches!(objective, Objective::Cost);
+    let weighted = M::WEIGHTED;
     let mut class_weight: Vec<u32> = Vec::new();
     let mut box_class: Vec<u16> = Vec::with_capacity(n_boxes);
     for i in 0..n_boxes {
@@ -161,9 +238,9 @@ fn run<M: Metric>(level: &Level, a: &Analysis, config: &Config, objective: Objec
         a,
         Rules {
             deadlocks: true,
-            corrals: config.corral_pruning && matches!(objective, Objective::Pushes),
+            corrals: config.corral_pruning && M::PUSHES_ONLY,
             fill_goals: n_boxes == n_goals,
-            normalize: matches!(objective, Objective::Pushes),
+            normalize: M::PUSHES_ONLY,
             walks: M::WALKS,
             frozen_goals: config.frozen_goals && config.heuristic == Heuristic::Hungarian,
         },
@@ -253,7 +330,9 @@ fn run<M: Metric>(level: &Level, a: &Analysis, config: &Config, objective: Objec
                         old.g = child_g;
                         old.parent = Some(id);
                         let f = M::add(child_g, M::lift(old.h)).unwrap_or(child_g);
-                        open.push(f, child_g, existing);
+                        if !over_cap(f) {
+                            open.push(f, child_g, existing);
+                        }
                     } else {
                         stats.duplicates += 1;
                     }
@@ -283,7 +362,9 @@ fn run<M: Metric>(level: &Level, a: &Analysis, config: &Config, objective: Objec
                         return Err(budget.error(Stop::Memory, stats, store.len(), held));
                     };
                     let f = M::add(c.g, M::lift(child.h)).unwrap_or(c.g);
-                    open.push(f, c.g, child_id);
+                    if !over_cap(f) {
+                        open.push(f, c.g, child_id);
+                    }
                 }
             }
         }

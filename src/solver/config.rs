@@ -90,6 +90,10 @@ pub struct Config {
     /// Treat boxes frozen on goals as walls in the matching bound (see [`frozen`]); on by
     /// default. It keeps optimality; turning it off is for measuring its effect.
     pub frozen_goals: bool,
+    /// In the pushes mode, also prove the fewest moves among the push-optimal solutions (a
+    /// second pass over exact player squares); on by default. Off, the moves are whatever the
+    /// first pass's pushes need.
+    pub moves_tiebreak: bool,
 }
 
 impl Default for Config {
@@ -106,6 +110,7 @@ impl Default for Config {
             weights: None,
             corral_pruning: true,
             frozen_goals: true,
+            moves_tiebreak: true,
         }
     }
 }

@@ -9,7 +9,7 @@
 //!
 //! | mode | edge cost | proves |
 //! |---|---|---|
-//! | [`Mode::Pushes`] | 1 per push | fewest pushes |
+//! | [`Mode::Pushes`] | 1 per push; then (pushes, moves) over exact player squares, pushes capped | fewest pushes, then fewest moves among them (when the second pass ends within the limits) |
 //! | [`Mode::Moves`] | walk + 1, ties broken by pushes | fewest moves, then pushes |
 //! | [`Mode::Cost`] | walk + 1 + weight of the pushed box | least total cost |
 //! | [`Mode::Bfs`] | breadth-first over unit moves (the textbook baseline) | fewest moves |
@@ -22,6 +22,7 @@
 //! let solution = solve(&level, &Config::default()).expect("solvable");
 //! assert_eq!(solution.lurd, "rRR");
 //! assert_eq!(solution.pushes, 2);
+//! assert_eq!(solution.optimal, Some(sokoban::solver::Optimality::PushesMoves));
 //! // Every solution can be replayed by the independent verifier.
 //! assert!(sokoban::verify::verify(&level, &solution.lurd).is_valid_solution());
 //! # Ok::<(), sokoban::Error>(())

@@ -41,6 +41,9 @@ pub struct Stats {
 pub enum Optimality {
     /// Fewest pushes.
     Pushes,
+    /// Fewest pushes, and the fewest moves among the solutions with that many pushes.
+    #[serde(rename = "pushes,moves")]
+    PushesMoves,
     /// Fewest moves (then pushes).
     Moves,
     /// Least total cost.
@@ -48,10 +51,11 @@ pub enum Optimality {
 }
 
 impl Optimality {
-    /// The name used in reports (`pushes`, `moves`, `cost`).
+    /// The name used in reports (`pushes`, `pushes,moves`, `moves`, `cost`).
     pub fn name(self) -> &'static str {
         match self {
             Optimality::Pushes => "pushes",
+            Optimality::PushesMoves => "pushes,moves",
             Optimality::Moves => "moves",
             Optimality::Cost => "cost",
         }
