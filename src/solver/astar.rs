@@ -35,15 +35,6 @@ pub struct MovesPushes {
     pub pushes: u32,
 }
 
-/// (pushes, moves), compared pushes first: the cost of the second pass of the pushes mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
-pub struct PushesMoves {
-    /// Box pushes.
-    pub pushes: u32,
-    /// Player steps, pushes included.
-    pub moves: u32,
-}
-
 /// What an A* search minimises.
 pub trait Metric {
     /// The cost type: totally ordered, added along a path.
@@ -65,10 +56,19 @@ pub trait Metric {
     fn add(a: Self::G, b: Self::G) -> Option<Self::G>;
     /// A lower bound in bound units (pushes, or weighted pushes for cost) as a cost.
     fn lift(h: u16) -> Self::G;
-    /// The pushes of a cost, where the cost counts them first (for a cap on pushes).
-    fn pushes_first(_: Self::G) -> Option<u32> {
+    /// The pushes of a cost, for metrics that cap them.
+    fn capped_pushes(_: Self::G) -> Option<u32> {
         None
     }
+    /// Whether a path of cost `a` to a state beats one of cost `b` (the state keeps the better
+    /// one). Usually the cost order; a metric may open states in one order and keep paths by
+    /// another.
+    fn better(a: Self::G, b: Self::G) -> bool {
+        a < b
+    }
+    /// Whether an expanded state is expanded again when a better path to it turns up (needed
+    /// when [`Metric::better`] is not the order states are opened in).
+    const REOPEN: bool = false;
 }
 
 /// Fewest pushes.
@@ -77,7 +77,16 @@ pub struct Pushes;
 pub struct Moves;
 /// Least total cost: 1 per move plus the pushed box's weight per push.
 pub struct WeightedCost;
-/// Fewest pushes, then fewest moves.
+/// Fewest moves among the solutions with at most a given number of pushes (the second pass of
+/// the pushes mode, run with the push-optimal count as the cap).
+///
+/// States are opened by moves (the cost type is [`MovesPushes`]) and pruned when their pushes
+/// plus the push bound exceed the cap; a state keeps the path with the fewest pushes, then the
+/// fewest moves, and is expanded again when such a path turns up later. Why that finds the
+/// fewest moves among push-optimal solutions: every prefix of a push-optimal solution reaches its
+/// state with the fewest pushes possible (else a shorter solution would exist), and among those
+/// with the fewest moves (else swapping prefixes would save moves); so the optimal solution's
+/// states always get its prefix costs, and the A* argument over moves applies.
 pub struct PushesThenMoves;
 
 impl Metric for Pushes {
@@ -136,23 +145,27 @@ impl Metric for WeightedCost {
 }
 
 impl Metric for PushesThenMoves {
-    type G = PushesMoves;
-    type Open = Heap<PushesMoves>;
+    type G = MovesPushes;
+    type Open = Heap<MovesPushes>;
     const WALKS: bool = true;
     const PUSHES_ONLY: bool = false;
     const WEIGHTED: bool = false;
     const OPTIMALITY: Optimality = Optimality::PushesMoves;
-    fn edge(walk: u32, _: u32) -> PushesMoves {
-        PushesMoves { pushes: 1, moves: walk.saturating_add(1) }
+    const REOPEN: bool = true;
+    fn edge(walk: u32, weight: u32) -> MovesPushes {
+        Moves::edge(walk, weight)
     }
-    fn add(a: PushesMoves, b: PushesMoves) -> Option<PushesMoves> {
-        Some(PushesMoves { pushes: a.pushes.checked_add(b.pushes)?, moves: a.moves.checked_add(b.moves)? })
+    fn add(a: MovesPushes, b: MovesPushes) -> Option<MovesPushes> {
+        Moves::add(a, b)
     }
-    fn lift(h: u16) -> PushesMoves {
-        PushesMoves { pushes: u32::from(h), moves: u32::from(h) }
+    fn lift(h: u16) -> MovesPushes {
+        Moves::lift(h)
     }
-    fn pushes_first(g: PushesMoves) -> Option<u32> {
+    fn capped_pushes(g: MovesPushes) -> Option<u32> {
         Some(g.pushes)
+    }
+    fn better(a: MovesPushes, b: MovesPushes) -> bool {
+        (a.pushes, a.moves) < (b.pushes, b.moves)
     }
 }
 
@@ -204,7 +217,7 @@ fn run<M: Metric>(
     started: Instant,
 ) -> Result<Solution, SolveError> {
     let mut budget = Budget::starting_at(config, started);
-    let over_cap = |f: M::G| cap.zip(M::pushes_first(f)).is_some_and(|(cap, pushes)| pushes > cap);
+    let over_cap = |f: M::G| cap.zip(M::capped_pushes(f)).is_some_and(|(cap, pushes)| pushes > cap);
     let n_boxes = level.boxes().len();
     let n_goals = level.goals().len();
     let rule = level.rule();
@@ -325,8 +338,11 @@ fn run<M: Metric>(
             match store.find(&child_key, push.player, h) {
                 Some(existing) => {
                     let expanded = store.is_expanded(existing);
-                    let old = store.node_mut(existing);
-                    if !expanded && child_g < old.g {
+                    if (!expanded || M::REOPEN) && M::better(child_g, store.node(existing).g) {
+                        if expanded {
+                            store.clear_expanded(existing);
+                        }
+                        let old = store.node_mut(existing);
                         old.g = child_g;
                         old.parent = Some(id);
                         let f = M::add(child_g, M::lift(old.h)).unwrap_or(child_g);

@@ -186,6 +186,12 @@ impl<G: Copy> NodeStore<G> {
         self.expanded[id.index() / 64] >> (id.index() % 64) & 1 == 1
     }
 
+    /// Marks `id` not expanded (to expand it again).
+    #[inline]
+    pub fn clear_expanded(&mut self, id: NodeId) {
+        self.expanded[id.index() / 64] &= !(1 << (id.index() % 64));
+    }
+
     /// Marks `id` expanded.
     #[inline]
     pub fn set_expanded(&mut self, id: NodeId) {
