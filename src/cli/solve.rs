@@ -27,6 +27,12 @@ pub enum ModeArg {
     Cost,
     /// Plain breadth-first search over moves: the textbook baseline (fewest moves, proven).
     Bfs,
+    /// The fast engine: feature-space search over macro moves; finds hard levels' solutions,
+    /// not proven optimal.
+    Fast,
+    /// Push-optimal A* for a quarter of the limits, then the fast engine; optimal only when
+    /// the A* part proved it.
+    Auto,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -94,6 +100,8 @@ impl SearchArgs {
                 ModeArg::Moves => Mode::Moves,
                 ModeArg::Cost => Mode::Cost,
                 ModeArg::Bfs => Mode::Bfs,
+                ModeArg::Fast => Mode::Fast,
+                ModeArg::Auto => Mode::Auto,
             },
             heuristic: match self.heuristic {
                 HeuristicArg::Zero => Heuristic::Zero,

@@ -32,6 +32,7 @@ pub mod bfs;
 pub mod corral;
 pub mod deadlock;
 pub mod expand;
+pub mod fast;
 pub mod frozen;
 pub mod hungarian;
 
@@ -51,6 +52,12 @@ pub enum Mode {
     Moves,
     Cost,
     Bfs,
+    /// The fast engine ([`fast`]): a feature-space search that finds a solution, not proven
+    /// optimal.
+    Fast,
+    /// The pushes-mode A* for a quarter of the time and memory limits, then the fast engine
+    /// with what is left; optimal only when the A* part proved it.
+    Auto,
 }
 
 /// The lower bound used by the A* modes.
@@ -203,11 +210,54 @@ impl SolveError {
 pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
     match config.mode {
         Mode::Bfs => bfs::solve(level, config),
+        Mode::Fast => fast::solve(level, &Analysis::new(level), config),
+        Mode::Auto => auto(level, config),
         _ => {
             let analysis = Analysis::new(level);
             astar::solve(level, &analysis, config)
         }
     }
+}
+
+/// The share of the limits the proving A* gets in [`Mode::Auto`], as a divisor.
+const AUTO_SHARE: u32 = 4;
+/// The A* part of [`Mode::Auto`] expands at most this many states when no time limit is set.
+const AUTO_NODES: u64 = 200_000;
+
+/// [`Mode::Auto`]: try to prove with A* under a share of the limits, then search fast.
+fn auto(level: &Level, config: &Config) -> Result<Solution, SolveError> {
+    let started = std::time::Instant::now();
+    let analysis = Analysis::new(level);
+    let proving = Config {
+        mode: Mode::Pushes,
+        time_limit: config.time_limit.map(|t| t / AUTO_SHARE),
+        memory_limit: config.memory_limit.map(|m| m / AUTO_SHARE as usize),
+        node_limit: match (config.time_limit, config.node_limit) {
+            (_, Some(n)) => Some(n / u64::from(AUTO_SHARE)),
+            (None, None) => Some(AUTO_NODES),
+            (Some(_), None) => None,
+        },
+        ..config.clone()
+    };
+    match astar::solve(level, &analysis, &proving) {
+        Ok(solution) => return Ok(solution),
+        Err(e @ (SolveError::Unsolvable(_) | SolveError::Cancelled(_))) => return Err(e),
+        Err(_) => {}
+    }
+    let rest = Config {
+        mode: Mode::Fast,
+        time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
+        ..config.clone()
+    };
+    let mut result = fast::solve(level, &analysis, &rest);
+    // Report the whole time spent.
+    let seconds = started.elapsed().as_secs_f64();
+    match &mut result {
+        Ok(s) => s.stats.seconds = seconds,
+        Err(SolveError::Unsolvable(s) | SolveError::Timeout(s) | SolveError::MemoryLimit(s))
+        | Err(SolveError::NodeLimit(s) | SolveError::Cancelled(s)) => s.seconds = seconds,
+    }
+    result
 }
 
 /// Total cost of a move sequence: 1 per move plus the weight of each pushed box.
