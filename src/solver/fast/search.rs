@@ -20,6 +20,7 @@ use super::macros::{MacroMove, Macros};
 use super::packing::PackingPlan;
 use crate::analysis::{Analysis, NONE};
 use crate::level::{Dir, Level};
+use crate::solver::corral::Corrals;
 use crate::solver::expand::{Push, pushes_to_moves};
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};
 use crate::solver::{Config, Solution, SolveError, Stats, cost_of, deadlock};
@@ -173,7 +174,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
         return Err(SolveError::Unsolvable(search.finish_stats(started)));
     };
     let regions = features.regions(a, &occupied, a.index_of(level.player()));
-    let cell = features.cell(&plan, &occupied, &boxes, regions.count);
+    let cell = features.cell(&plan, &occupied, regions.count);
     let root = Node { parent: ROOT, from: 0, to: 0, dir: 0, expanded: false, player: regions.player, weight: 0 };
     let hash = hash_key(&key, root.player);
     let id = search.insert(&key, root, hash);
@@ -191,6 +192,8 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
     let mut child_boxes: Vec<u16> = Vec::with_capacity(boxes.len());
     let mut path: Vec<u16> = Vec::new();
     let mut round: Vec<Cell> = Vec::new();
+    let mut corrals = Corrals::new(n);
+    let mut restricted: Vec<u16> = Vec::new();
     loop {
         round.clear();
         round.extend(search.cells.keys().copied());
@@ -265,13 +268,26 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
                 }
             }
             let parent_regions = features.regions(a, &occupied, node.player as usize).count;
-            let parent_cell = features.cell(&plan, &occupied, &boxes, parent_regions);
+            let parent_cell = features.cell(&plan, &occupied, parent_regions);
             // The parent's matching, saved for re-solving one row per child.
             let parent_h = hungarian.solve(boxes.len(), boxes.len(), |b, g| pair_cost(a, &boxes, b, g));
             hungarian.save();
 
+            // A PI-corral: some barrier box must be pushed first, so only those move.
+            restricted.clear();
+            {
+                let generation = reach_generation;
+                let reach_ref = &reach;
+                if let Some(barrier) = corrals.pi_corral(a, &occupied, |s| reach_ref[s] == generation, true) {
+                    restricted.extend_from_slice(barrier);
+                    search.stats.corral_cuts += 1;
+                }
+            }
             moves.clear();
             for &b in &boxes {
+                if !restricted.is_empty() && !restricted.contains(&b) {
+                    continue;
+                }
                 let generation = reach_generation;
                 let reach_ref = &reach;
                 macros.moves(a, &mut occupied, &|s| reach_ref[s] == generation, b as usize, &mut moves);
@@ -333,7 +349,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
                                 let goal = search.insert(&child_key, child, hash);
                                 return finish(level, a, &search, &mut macros, goal, started);
                             }
-                            let cell = features.cell(&plan, &occupied, &child_boxes, regions.count);
+                            let cell = features.cell(&plan, &occupied, regions.count);
                             child_keys.extend_from_slice(&child_key);
                             children.push(Child {
                                 m,
