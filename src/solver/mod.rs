@@ -125,6 +125,8 @@ pub struct Stats {
     pub pruned_freeze: u64,
     pub pruned_2x2: u64,
     pub pruned_no_matching: u64,
+    /// States of the fast engine found to be corral deadlocks (see `fast::corral`).
+    pub pruned_corral: u64,
     /// Expansions restricted to the pushes of a PI-corral's barrier boxes.
     pub corral_cuts: u64,
     /// Distance tables built for sets of boxes frozen on goals.

@@ -29,6 +29,7 @@
 //! The engine handles the standard rule (as many boxes as goals, each box on a goal). Other
 //! rules go to the A* engine, whose result keeps the optimality it proves.
 
+pub mod corral;
 pub mod features;
 pub mod macros;
 pub mod packing;

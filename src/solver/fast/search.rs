@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use hashbrown::HashTable;
 
+use super::corral::CorralCheck;
 use super::features::{Cell, Features};
 use super::macros::{MacroMove, Macros};
 use super::packing::PackingPlan;
@@ -119,9 +120,67 @@ impl Search {
     }
 }
 
-fn keep_min<T: Ord>(slot: &mut Option<T>, value: T) {
-    if slot.as_ref().is_none_or(|old| value < *old) {
-        *slot = Some(value);
+/// How many of an advisor's best children are checked for corral deadlocks before it gives up.
+const ADVISOR_TRIES: usize = 4;
+
+/// A player-reach flood with generation marks.
+struct Reach {
+    mark: Vec<u32>,
+    generation: u32,
+    queue: Vec<u16>,
+}
+
+impl Reach {
+    fn new(n: usize) -> Reach {
+        Reach { mark: vec![0; n], generation: 0, queue: Vec::new() }
+    }
+
+    fn flood(&mut self, a: &Analysis, occupied: &[u8], start: usize) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.mark.fill(0);
+            self.generation = 1;
+        }
+        let g = self.generation;
+        self.queue.clear();
+        self.queue.push(start as u16);
+        self.mark[start] = g;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let s = self.queue[head] as usize;
+            head += 1;
+            for d in Dir::ALL {
+                let t = a.neighbor(s, d);
+                if t != NONE && occupied[t as usize] == 0 && self.mark[t as usize] != g {
+                    self.mark[t as usize] = g;
+                    self.queue.push(t);
+                }
+            }
+        }
+    }
+
+    fn has(&self, s: usize) -> bool {
+        self.mark[s] == self.generation
+    }
+}
+
+/// Whether the position (`occupied`, player on `player`) has a PI-corral that is a deadlock.
+fn child_corral_dead(
+    a: &Analysis,
+    occupied: &[u8],
+    player: usize,
+    reach: &mut Reach,
+    corrals: &mut Corrals,
+    check: &mut CorralCheck,
+) -> bool {
+    reach.flood(a, occupied, player);
+    let reach = &*reach;
+    match corrals.pi_corral(a, occupied, |s| reach.has(s), true) {
+        Some(barrier) => {
+            let barrier = barrier.to_vec();
+            check.is_dead(a, occupied, |s| reach.has(s), player, &barrier)
+        }
+        None => false,
     }
 }
 
@@ -192,8 +251,12 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
     let mut child_boxes: Vec<u16> = Vec::with_capacity(boxes.len());
     let mut path: Vec<u16> = Vec::new();
     let mut round: Vec<Cell> = Vec::new();
+
     let mut corrals = Corrals::new(n);
     let mut restricted: Vec<u16> = Vec::new();
+    let mut corral_check = CorralCheck::new(n);
+    let mut dead_children: Vec<u8> = Vec::new();
+    let mut child_reach = Reach::new(n);
     loop {
         round.clear();
         round.extend(search.cells.keys().copied());
@@ -283,6 +346,18 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
                     search.stats.corral_cuts += 1;
                 }
             }
+            if !restricted.is_empty() {
+                let generation = reach_generation;
+                let reach_ref = &reach;
+                if corral_check.is_dead(a, &occupied, |s| reach_ref[s] == generation, node.player as usize, &restricted)
+                {
+                    search.stats.pruned_corral += 1;
+                    for &b in &boxes {
+                        occupied[b as usize] = 0;
+                    }
+                    continue;
+                }
+            }
             moves.clear();
             for &b in &boxes {
                 if !restricted.is_empty() && !restricted.contains(&b) {
@@ -366,35 +441,64 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
                 occupied[to] = 0;
                 occupied[from] = 1;
             }
-            for &b in &boxes {
-                occupied[b as usize] = 0;
-            }
-
             // Advisors: each names at most one child, which then costs nothing. Scores are
             // minimised; ties go to the lower bound, then fewer pushes, then generation order.
-            let mut pack: Option<(i64, u32, u16, usize)> = None;
-            let mut conn: Option<(i64, u32, u16, usize)> = None;
-            let mut dist: Option<(i64, u32, u16, usize)> = None;
+            // An advised child is first checked for a corral deadlock; a dead one is dropped and
+            // the advisor's next choice is tried.
+            let mut pack: Vec<(i64, u32, u16, usize)> = Vec::new();
+            let mut conn: Vec<(i64, u32, u16, usize)> = Vec::new();
+            let mut dist: Vec<(i64, u32, u16, usize)> = Vec::new();
             for (i, c) in children.iter().enumerate() {
                 // Packing: progress along the plan.
                 let gain = i64::from(c.cell[0]) - i64::from(parent_cell[0]);
                 if gain > 0 {
-                    keep_min(&mut pack, (-gain, c.h, c.m.pushes, i));
+                    pack.push((-gain, c.h, c.m.pushes, i));
                 }
                 // Connectivity: fewer player regions.
                 let gain = i64::from(parent_regions) - i64::from(c.regions);
                 if gain > 0 {
-                    keep_min(&mut conn, (-gain, c.h, c.m.pushes, i));
+                    conn.push((-gain, c.h, c.m.pushes, i));
                 }
                 // Distance: the largest drop of the matching bound.
                 let gain = parent_h.map_or(0, |p| p - i64::from(c.h));
                 if gain > 0 {
-                    keep_min(&mut dist, (-gain, c.h, c.m.pushes, i));
+                    dist.push((-gain, c.h, c.m.pushes, i));
                 }
             }
-            let advised = [pack, conn, dist].map(|x| x.map_or(usize::MAX, |t| t.3));
+            dead_children.clear();
+            dead_children.resize(children.len(), 0);
+            let mut advised = [usize::MAX; 3];
+            for (slot, mut list) in [pack, conn, dist].into_iter().enumerate() {
+                list.sort_unstable();
+                for &(_, _, _, i) in list.iter().take(ADVISOR_TRIES) {
+                    if dead_children[i] == 0 {
+                        let m = children[i].m;
+                        occupied[m.from as usize] = 0;
+                        occupied[m.to as usize] = 1;
+                        let player = a.neighbor(m.to as usize, Dir::ALL[m.dir as usize].opposite()) as usize;
+                        let dead =
+                            child_corral_dead(a, &occupied, player, &mut child_reach, &mut corrals, &mut corral_check);
+                        occupied[m.to as usize] = 0;
+                        occupied[m.from as usize] = 1;
+                        dead_children[i] = if dead { 2 } else { 1 };
+                        if dead {
+                            search.stats.pruned_corral += 1;
+                        }
+                    }
+                    if dead_children[i] == 1 {
+                        advised[slot] = i;
+                        break;
+                    }
+                }
+            }
+            for &b in &boxes {
+                occupied[b as usize] = 0;
+            }
 
             for (i, c) in children.iter().enumerate() {
+                if dead_children[i] == 2 {
+                    continue;
+                }
                 let cost = if advised.contains(&i) { 0 } else { 1 };
                 let weight = node.weight + cost;
                 match c.existing {
