@@ -221,3 +221,74 @@ impl CorralCheck {
         low as u16
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashSet, VecDeque};
+
+    use super::*;
+    use crate::format::xsb;
+    use crate::level::{BuildOptions, Level};
+    use crate::rules::Position;
+    use crate::solver::corral::Corrals;
+    use crate::solver::{Config, Mode, astar};
+
+    /// Every position the check calls dead, among the positions reachable in small Microban
+    /// levels, is confirmed unsolvable by the exhaustive pushes search.
+    #[test]
+    fn every_corral_deadlock_is_confirmed_by_exhaustive_search() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/microban.xsb");
+        let levels = xsb::parse(&std::fs::read_to_string(path).unwrap(), BuildOptions::default()).unwrap();
+        let mut confirmed = 0;
+        for level in levels.iter().take(12) {
+            let a = Analysis::new(level);
+            let n = a.squares();
+            let mut corrals = Corrals::new(n);
+            let mut check = CorralCheck::new(n);
+            let mut seen = HashSet::new();
+            let mut queue = VecDeque::from([Position::start(level)]);
+            seen.insert(Position::start(level));
+            while let Some(pos) = queue.pop_front() {
+                if seen.len() > 1500 {
+                    break;
+                }
+                let mut occupied = vec![0u8; n];
+                for b in pos.boxes() {
+                    occupied[a.index_of(b)] = 1;
+                }
+                let mut reach = vec![false; n];
+                let mut stack = vec![a.index_of(pos.player())];
+                reach[stack[0]] = true;
+                while let Some(s) = stack.pop() {
+                    for d in Dir::ALL {
+                        let t = a.neighbor(s, d);
+                        if t != NONE && occupied[t as usize] == 0 && !reach[t as usize] {
+                            reach[t as usize] = true;
+                            stack.push(t as usize);
+                        }
+                    }
+                }
+                let barrier = corrals.pi_corral(&a, &occupied, |s| reach[s], true).map(<[u16]>::to_vec);
+                if let Some(barrier) = barrier
+                    && check.is_dead(&a, &occupied, |s| reach[s], a.index_of(pos.player()), &barrier)
+                {
+                    let at = Level::from_raw(level.to_raw_at(&pos), level.meta().clone(), BuildOptions::default())
+                        .expect("a reachable position is a valid level");
+                    let config = Config { mode: Mode::Pushes, node_limit: Some(100_000), ..Config::default() };
+                    let verdict = astar::solve(&at, &Analysis::new(&at), &config);
+                    match verdict {
+                        Ok(_) => panic!("called dead but solvable:\n{}", xsb::write(&at)),
+                        Err(crate::solver::SolveError::Unsolvable(_)) => confirmed += 1,
+                        Err(_) => {}
+                    }
+                }
+                for (_, next) in pos.successors(level) {
+                    if seen.insert(next.clone()) {
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+        assert!(confirmed > 0, "the sample holds corral deadlocks proven by exhaustion");
+    }
+}
