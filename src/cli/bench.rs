@@ -121,7 +121,7 @@ impl SolutionsFile {
 
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
     // Options first: nothing is read or solved when one is wrong.
-    let config = a.search.config()?;
+    let config = a.search.config(super::solve::ModeArg::Pushes)?;
     let paths = level_files(&a.levels)?;
     let files: Vec<LevelFile> =
         paths.iter().map(|p| LevelFile::load_selected(p, &a.input, &a.select)).collect::<Result<_>>()?;

@@ -27,6 +27,12 @@ pub enum ModeArg {
     Cost,
     /// Plain breadth-first search over moves: the textbook baseline (fewest moves, proven).
     Bfs,
+    /// The fast engine: feature-space search over macro moves; finds hard levels' solutions,
+    /// not proven optimal.
+    Fast,
+    /// Push-optimal A* for a quarter of the limits, then the fast engine; optimal only when
+    /// the A* part proved it.
+    Auto,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -42,9 +48,11 @@ pub enum HeuristicArg {
 /// Search options shared by `solve` and `bench`.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// What to minimise.
-    #[arg(long, value_enum, default_value = "pushes")]
-    pub mode: ModeArg,
+    /// What to minimise, and how. Default: `auto` for `solve` (prove push-optimality within a
+    /// quarter of the limits, else find a solution fast), `pushes` for `bench` (the figures in
+    /// BENCHMARKS.md are push-optimal unless a mode is named).
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
     /// Lower bound for the A* modes (pushes, moves, cost).
     #[arg(long, value_enum, default_value = "hungarian")]
     pub heuristic: HeuristicArg,
@@ -105,7 +113,8 @@ fn default_memory_mb() -> usize {
 }
 
 impl SearchArgs {
-    pub fn config(&self) -> Result<Config> {
+    /// The solver configuration, with `default` as the mode when none was given.
+    pub fn config(&self, default: ModeArg) -> Result<Config> {
         let weights = match &self.weights {
             None => None,
             Some(text) => Some(
@@ -118,11 +127,13 @@ impl SearchArgs {
             anyhow::bail!("--time-limit must be a positive number of seconds, at most {MAX_SECONDS:e} (31 years)");
         }
         Ok(Config {
-            mode: match self.mode {
+            mode: match self.mode.unwrap_or(default) {
                 ModeArg::Pushes => Mode::Pushes,
                 ModeArg::Moves => Mode::Moves,
                 ModeArg::Cost => Mode::Cost,
                 ModeArg::Bfs => Mode::Bfs,
+                ModeArg::Fast => Mode::Fast,
+                ModeArg::Auto => Mode::Auto,
             },
             heuristic: match self.heuristic {
                 HeuristicArg::Zero => Heuristic::Zero,
@@ -283,7 +294,7 @@ pub fn solve_watched(number: usize, level: &Level, config: &Config, show: impl F
 
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
     // Options first: nothing is read or solved when one is wrong.
-    let config = a.search.config()?;
+    let config = a.search.config(ModeArg::Auto)?;
     let delay = animation_delay(a.delay)?;
     let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let mut code = EXIT_OK;

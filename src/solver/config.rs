@@ -18,6 +18,12 @@ pub enum Mode {
     Cost,
     /// Fewest moves by breadth-first search over unit moves (the textbook baseline).
     Bfs,
+    /// A solution found by the fast engine ([`super::fast`]): a feature-space search, not
+    /// proven optimal.
+    Fast,
+    /// The pushes-mode A* for a quarter of the time and memory limits, then the fast engine with
+    /// what is left; optimal only when the A* part proved it.
+    Auto,
 }
 
 /// What a search minimises.
@@ -36,8 +42,12 @@ pub enum Objective {
 pub enum Engine {
     /// A* over pushes with a consistent lower bound ([`astar`]): proves its objective.
     AStar,
-    /// Breadth-first search over unit moves ([`bfs`]): proves the fewest moves.
+    /// Breadth-first search over unit moves ([`super::bfs`]): proves the fewest moves.
     Bfs,
+    /// The fast engine ([`super::fast`]): finds a solution, proves nothing.
+    Fast,
+    /// A* under a share of the limits, then the fast engine ([`Mode::Auto`]).
+    Auto,
 }
 
 impl Mode {
@@ -48,6 +58,8 @@ impl Mode {
             Mode::Moves => (Engine::AStar, Objective::Moves),
             Mode::Cost => (Engine::AStar, Objective::Cost),
             Mode::Bfs => (Engine::Bfs, Objective::Moves),
+            Mode::Fast => (Engine::Fast, Objective::Pushes),
+            Mode::Auto => (Engine::Auto, Objective::Pushes),
         }
     }
 }

@@ -36,6 +36,7 @@ pub mod config;
 pub mod corral;
 pub mod deadlock;
 pub mod expand;
+pub mod fast;
 pub mod frozen;
 pub mod hungarian;
 pub mod open;
@@ -61,10 +62,52 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
             let analysis = Analysis::new(level);
             astar::solve(level, &analysis, config, objective)?
         }
+        Engine::Fast => fast::solve(level, &Analysis::new(level), config)?,
+        Engine::Auto => auto(level, config)?,
     };
     if crate::verify::verify(level, &solution.lurd).is_valid_solution() {
         Ok(solution)
     } else {
         Err(SolveError::Unverified(solution.stats))
     }
+}
+
+/// The share of the limits the proving A* gets in [`Mode::Auto`], as a divisor.
+const AUTO_SHARE: u32 = 4;
+/// The A* part of [`Mode::Auto`] expands at most this many states when no time limit is set.
+const AUTO_NODES: u64 = 200_000;
+
+/// [`Mode::Auto`]: try to prove with A* under a share of the limits, then search fast.
+fn auto(level: &Level, config: &Config) -> Result<Solution, SolveError> {
+    let started = std::time::Instant::now();
+    let analysis = Analysis::new(level);
+    let proving = Config {
+        mode: Mode::Pushes,
+        time_limit: config.time_limit.map(|t| t / AUTO_SHARE),
+        memory_limit: config.memory_limit.map(|m| m / AUTO_SHARE as usize),
+        node_limit: match (config.time_limit, config.node_limit) {
+            (_, Some(n)) => Some(n / u64::from(AUTO_SHARE)),
+            (None, None) => Some(AUTO_NODES),
+            (Some(_), None) => None,
+        },
+        ..config.clone()
+    };
+    match astar::solve(level, &analysis, &proving, Objective::Pushes) {
+        Ok(solution) => return Ok(solution),
+        Err(e @ (SolveError::Unsolvable(_) | SolveError::Cancelled(_) | SolveError::Unverified(_))) => return Err(e),
+        Err(SolveError::Timeout(_) | SolveError::MemoryLimit(_) | SolveError::NodeLimit(_)) => {}
+    }
+    let rest = Config {
+        mode: Mode::Fast,
+        time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
+        ..config.clone()
+    };
+    let mut result = fast::solve(level, &analysis, &rest);
+    // Report the whole time spent.
+    let seconds = started.elapsed().as_secs_f64();
+    match &mut result {
+        Ok(s) => s.stats.seconds = seconds,
+        Err(e) => e.stats_mut().seconds = seconds,
+    }
+    result
 }

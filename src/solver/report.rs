@@ -17,6 +17,8 @@ pub struct Stats {
     pub pruned_dead_square: u64,
     /// Pushes that froze a box off its goal.
     pub pruned_freeze: u64,
+    /// States of the fast engine found to be corral deadlocks (see `fast::corral`).
+    pub pruned_corral: u64,
     /// Pushes that closed a 2×2 block of boxes and walls off goals.
     pub pruned_2x2: u64,
     /// States with no box-to-goal matching.
@@ -103,6 +105,18 @@ pub enum SolveError {
 }
 
 impl SolveError {
+    /// The counters, to adjust them (e.g. the time of a composite solve).
+    pub fn stats_mut(&mut self) -> &mut Stats {
+        match self {
+            SolveError::Unsolvable(s)
+            | SolveError::Timeout(s)
+            | SolveError::MemoryLimit(s)
+            | SolveError::NodeLimit(s)
+            | SolveError::Cancelled(s)
+            | SolveError::Unverified(s) => s,
+        }
+    }
+
     /// Counters of the search up to the stop.
     pub fn stats(&self) -> &Stats {
         match self {

@@ -1,0 +1,296 @@
+//! Corral deadlocks: a fenced-off area the player cannot reach, proven hopeless by a small
+//! search on its boxes alone.
+//!
+//! Take the area `C` of empty squares next to a given set of barrier boxes that the player
+//! cannot reach, and the boxes `S` touching `C` (the barrier and the boxes inside). Remove every
+//! other box and search the unit pushes of the `S` boxes. The state is dead when that search is
+//! exhausted without reaching a position where the player can step into `C` or every `S` box is
+//! on a goal.
+//!
+//! Why that is sound: removing boxes never makes a push illegal, so any solution of the real
+//! position, restricted to its pushes of `S` boxes, replays in the reduced one. Along it the
+//! player either steps into `C` at some point (and can in the reduced position too, where it
+//! walks more freely), or never does, and then the solution ends with every box, `S` included,
+//! on a goal. Pruning inside the small search uses the rules that hold with fewer boxes (dead
+//! squares, freeze), and a search that hits its state budget proves nothing.
+
+use std::collections::HashSet;
+
+use super::raw::{NONE, RawIndex};
+use crate::analysis::Analysis;
+use crate::level::Dir;
+
+/// Reusable scratch for corral checks.
+pub struct CorralCheck {
+    in_c: Vec<bool>,
+    occupied: Vec<u8>,
+    reach: Vec<bool>,
+    queue: Vec<u16>,
+    reach2: Vec<bool>,
+    queue2: Vec<u16>,
+    path: Vec<crate::analysis::Sq>,
+    /// Most states one check may visit.
+    pub budget: usize,
+}
+
+impl CorralCheck {
+    pub fn new(n: usize) -> CorralCheck {
+        CorralCheck {
+            in_c: vec![false; n],
+            occupied: vec![0; n],
+            reach: vec![false; n],
+            queue: Vec::new(),
+            reach2: vec![false; n],
+            queue2: Vec::new(),
+            path: Vec::new(),
+            budget: 500,
+        }
+    }
+
+    /// Whether the corral behind `barrier` (in the position `occupied`, the player on `player`
+    /// and reaching the squares where `reached` holds) is a deadlock. `false` when unsure.
+    pub fn is_dead(
+        &mut self,
+        a: &Analysis,
+        occupied: &[u8],
+        reached: impl Fn(usize) -> bool,
+        player: usize,
+        barrier: &[u16],
+    ) -> bool {
+        let n = a.squares();
+        // The area C and the boxes S touching it.
+        self.in_c.fill(false);
+        self.queue.clear();
+        let mut in_s = vec![false; n];
+        let mut s_boxes: Vec<u16> = Vec::new();
+        for &b in barrier {
+            if !in_s[b as usize] {
+                in_s[b as usize] = true;
+                s_boxes.push(b);
+            }
+            for d in Dir::ALL {
+                let t = a.nb(b as usize, d);
+                if t != NONE && occupied[t as usize] == 0 && !reached(t as usize) && !self.in_c[t as usize] {
+                    self.in_c[t as usize] = true;
+                    self.queue.push(t);
+                }
+            }
+        }
+        let mut head = 0;
+        while head < self.queue.len() {
+            let s = self.queue[head] as usize;
+            head += 1;
+            for d in Dir::ALL {
+                let t = a.nb(s, d);
+                if t == NONE {
+                    continue;
+                }
+                let t = t as usize;
+                if occupied[t] != 0 {
+                    if !in_s[t] {
+                        in_s[t] = true;
+                        s_boxes.push(t as u16);
+                    }
+                } else if !self.in_c[t] && !reached(t) {
+                    self.in_c[t] = true;
+                    self.queue.push(t as u16);
+                }
+            }
+        }
+        if self.queue.is_empty() || s_boxes.iter().all(|&b| (b as usize) < a.goals()) {
+            return false;
+        }
+        s_boxes.sort_unstable();
+        // Breadth-first over unit pushes of the S boxes.
+        let mut seen: HashSet<(Vec<u16>, u16)> = HashSet::new();
+        let mut frontier: Vec<(Vec<u16>, u16)> = Vec::new();
+        let start_player = self.lowest(a, &s_boxes, player);
+        seen.insert((s_boxes.clone(), start_player));
+        frontier.push((s_boxes, start_player));
+        let mut head = 0;
+        while head < frontier.len() {
+            if seen.len() > self.budget {
+                return false;
+            }
+            let (boxes, player) = frontier[head].clone();
+            head += 1;
+            // Reach of the player; an escape when it steps into C.
+            self.fill_reach(a, &boxes, player as usize);
+            if (0..n).any(|s| self.reach[s] && self.in_c[s]) {
+                self.clear(&boxes);
+                return false;
+            }
+            for (i, &b) in boxes.iter().enumerate() {
+                for d in Dir::ALL {
+                    let t = a.nb(b as usize, d);
+                    let p = a.nb(b as usize, d.opposite());
+                    if t == NONE || p == NONE || !self.reach[p as usize] || self.occupied[t as usize] != 0 {
+                        continue;
+                    }
+                    if t as usize >= a.live() {
+                        continue;
+                    }
+                    self.occupied[b as usize] = 0;
+                    self.occupied[t as usize] = 1;
+                    let dead = super::raw::block_2x2(a, &self.occupied, t as usize)
+                        || super::raw::freeze(a, &self.occupied, t as usize, &mut self.path);
+                    self.occupied[t as usize] = 0;
+                    self.occupied[b as usize] = 1;
+                    if dead {
+                        continue;
+                    }
+                    let mut next = boxes.clone();
+                    next[i] = t;
+                    next.sort_unstable();
+                    if next.iter().all(|&x| (x as usize) < a.goals()) {
+                        self.clear(&boxes);
+                        return false;
+                    }
+                    self.occupied[b as usize] = 0;
+                    self.occupied[t as usize] = 1;
+                    let np = self.lowest_on_board(a, b as usize);
+                    self.occupied[t as usize] = 0;
+                    self.occupied[b as usize] = 1;
+                    if seen.insert((next.clone(), np)) {
+                        frontier.push((next, np));
+                    }
+                }
+            }
+            self.clear(&boxes);
+        }
+        true
+    }
+
+    /// Marks `boxes` in the scratch board and floods the player's reach from `player`.
+    fn fill_reach(&mut self, a: &Analysis, boxes: &[u16], player: usize) {
+        for &b in boxes {
+            self.occupied[b as usize] = 1;
+        }
+        self.reach.fill(false);
+        self.queue.clear();
+        self.queue.push(player as u16);
+        self.reach[player] = true;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let s = self.queue[head] as usize;
+            head += 1;
+            for d in Dir::ALL {
+                let t = a.nb(s, d);
+                if t != NONE && self.occupied[t as usize] == 0 && !self.reach[t as usize] {
+                    self.reach[t as usize] = true;
+                    self.queue.push(t);
+                }
+            }
+        }
+    }
+
+    fn clear(&mut self, boxes: &[u16]) {
+        for &b in boxes {
+            self.occupied[b as usize] = 0;
+        }
+    }
+
+    /// The lowest square the player reaches from `player` with `boxes` on the board.
+    fn lowest(&mut self, a: &Analysis, boxes: &[u16], player: usize) -> u16 {
+        self.fill_reach(a, boxes, player);
+        self.clear(boxes);
+        self.reach.iter().position(|&r| r).unwrap_or(player) as u16
+    }
+
+    /// The lowest square reachable from `player` on the current scratch board, flooded with a
+    /// second set of marks so the caller's reach stays intact.
+    fn lowest_on_board(&mut self, a: &Analysis, player: usize) -> u16 {
+        self.reach2.fill(false);
+        self.queue2.clear();
+        self.queue2.push(player as u16);
+        self.reach2[player] = true;
+        let mut low = player;
+        let mut head = 0;
+        while head < self.queue2.len() {
+            let s = self.queue2[head] as usize;
+            head += 1;
+            low = low.min(s);
+            for d in Dir::ALL {
+                let t = a.nb(s, d);
+                if t != NONE && self.occupied[t as usize] == 0 && !self.reach2[t as usize] {
+                    self.reach2[t as usize] = true;
+                    self.queue2.push(t);
+                }
+            }
+        }
+        low as u16
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashSet, VecDeque};
+
+    use super::*;
+    use crate::format::xsb;
+    use crate::level::{BuildOptions, Level};
+    use crate::rules::Position;
+    use crate::solver::corral::Corrals;
+    use crate::solver::{Config, Mode, astar};
+
+    /// Every position the check calls dead, among the positions reachable in small Microban
+    /// levels, is confirmed unsolvable by the exhaustive pushes search.
+    #[test]
+    fn every_corral_deadlock_is_confirmed_by_exhaustive_search() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/microban.xsb");
+        let levels = xsb::parse(&std::fs::read_to_string(path).unwrap(), BuildOptions::default()).unwrap();
+        let mut confirmed = 0;
+        for level in levels.iter().take(12) {
+            let a = Analysis::new(level);
+            let n = a.squares();
+            let mut corrals = Corrals::new(n);
+            let mut check = CorralCheck::new(n);
+            let mut seen = HashSet::new();
+            let mut queue = VecDeque::from([Position::start(level)]);
+            seen.insert(Position::start(level));
+            while let Some(pos) = queue.pop_front() {
+                if seen.len() > 1500 {
+                    break;
+                }
+                let mut occupied = vec![0u8; n];
+                for b in pos.boxes() {
+                    occupied[a.index_of(b)] = 1;
+                }
+                let mut reach = vec![false; n];
+                let mut stack = vec![a.index_of(pos.player())];
+                reach[stack[0]] = true;
+                while let Some(s) = stack.pop() {
+                    for d in Dir::ALL {
+                        let t = a.nb(s, d);
+                        if t != NONE && occupied[t as usize] == 0 && !reach[t as usize] {
+                            reach[t as usize] = true;
+                            stack.push(t as usize);
+                        }
+                    }
+                }
+                let barrier: Option<Vec<u16>> = corrals
+                    .pi_corral(&a, &occupied, |s| reach[s.index()], true)
+                    .map(|b| b.iter().map(|s| s.index() as u16).collect());
+                if let Some(barrier) = barrier
+                    && check.is_dead(&a, &occupied, |s| reach[s], a.index_of(pos.player()), &barrier)
+                {
+                    let at = Level::from_raw(pos.to_raw(level), level.meta().clone(), BuildOptions::default())
+                        .expect("a reachable position is a valid level");
+                    let config = Config { mode: Mode::Pushes, node_limit: Some(100_000), ..Config::default() };
+                    let verdict = astar::solve(&at, &Analysis::new(&at), &config, crate::solver::Objective::Pushes);
+                    match verdict {
+                        Ok(_) => panic!("called dead but solvable:\n{}", xsb::write(&at)),
+                        Err(crate::solver::SolveError::Unsolvable(_)) => confirmed += 1,
+                        Err(_) => {}
+                    }
+                }
+                for (_, next) in pos.successors(level) {
+                    if seen.insert(next.clone()) {
+                        queue.push_back(next);
+                    }
+                }
+            }
+        }
+        assert!(confirmed > 0, "the sample holds corral deadlocks proven by exhaustion");
+    }
+}

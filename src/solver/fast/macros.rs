@@ -1,0 +1,258 @@
+//! Macro moves: one box pushed along a path, the player walking between its pushes, to any
+//! square it can reach while the other boxes stay where they are.
+//!
+//! A breadth-first search runs over (box square, direction of the last push) pairs: after a
+//! push in direction `d` the player stands behind the box, and from there it can push again
+//! in direction `e` when it can walk to the square behind the box for `e` with the box where
+//! it is. Which sides of a square are connected around the box is worked out once per square
+//! per search (a flood fill that stops as soon as every free side is labelled) and cached.
+//! Boxes never enter dead squares (no goal can be reached from them). Every (square, direction)
+//! pair found is a move; the first time a pair is reached uses the fewest pushes.
+//!
+//! The same search, rerun from the same position, rebuilds the pushes of a chosen move, so the
+//! search tree only stores the move's end points.
+
+use super::raw::{NONE, RawIndex};
+use crate::analysis::Analysis;
+use crate::level::Dir;
+
+/// One macro move: the box on `from` ends on `to`, pushed last in direction `dir` (the player
+/// stands on the square before `to`), after `pushes` pushes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MacroMove {
+    pub from: u16,
+    pub to: u16,
+    pub dir: u8,
+    pub pushes: u16,
+}
+
+const NO_PARENT: u32 = u32::MAX;
+
+/// Reusable scratch for the box searches.
+pub struct Macros {
+    seen: Vec<u32>,
+    generation: u32,
+    parent: Vec<u32>,
+    dist: Vec<u16>,
+    queue: Vec<u32>,
+    group_stamp: Vec<u32>,
+    groups: Vec<[u8; 4]>,
+    flood: Vec<u32>,
+    flood_generation: u32,
+    flood_queue: Vec<u16>,
+}
+
+impl Macros {
+    pub fn new(n: usize) -> Macros {
+        Macros {
+            seen: vec![0; n * 4],
+            generation: 0,
+            parent: vec![NO_PARENT; n * 4],
+            dist: vec![0; n * 4],
+            queue: Vec::new(),
+            group_stamp: vec![0; n],
+            groups: vec![[u8::MAX; 4]; n],
+            flood: vec![0; n],
+            flood_generation: 0,
+            flood_queue: Vec::new(),
+        }
+    }
+
+    fn next_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.fill(0);
+            self.group_stamp.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    fn next_flood(&mut self) -> u32 {
+        self.flood_generation = self.flood_generation.wrapping_add(1);
+        if self.flood_generation == 0 {
+            self.flood.fill(0);
+            self.flood_generation = 1;
+        }
+        self.flood_generation
+    }
+
+    /// Labels the free sides of `pos` (with a box on `pos`, marked in `occupied`) by the player
+    /// region they belong to; `u8::MAX` for a wall or a box.
+    fn side_groups(&mut self, a: &Analysis, occupied: &[u8], pos: usize) -> [u8; 4] {
+        if self.group_stamp[pos] == self.generation {
+            return self.groups[pos];
+        }
+        let mut sides = [NONE; 4];
+        let mut labels = [u8::MAX; 4];
+        for d in Dir::ALL {
+            let t = a.nb(pos, d);
+            if t != NONE && occupied[t as usize] == 0 {
+                sides[d.index()] = t;
+            }
+        }
+        let mut next_label = 0u8;
+        for i in 0..4 {
+            if sides[i] == NONE || labels[i] != u8::MAX {
+                continue;
+            }
+            labels[i] = next_label;
+            let mut missing = (i + 1..4).filter(|&j| sides[j] != NONE && labels[j] == u8::MAX).count();
+            if missing > 0 {
+                let generation = self.next_flood();
+                self.flood_queue.clear();
+                self.flood_queue.push(sides[i]);
+                self.flood[sides[i] as usize] = generation;
+                let mut head = 0;
+                'flood: while head < self.flood_queue.len() {
+                    let s = self.flood_queue[head] as usize;
+                    head += 1;
+                    for d in Dir::ALL {
+                        let t = a.nb(s, d);
+                        if t == NONE || occupied[t as usize] != 0 || self.flood[t as usize] == generation {
+                            continue;
+                        }
+                        self.flood[t as usize] = generation;
+                        self.flood_queue.push(t);
+                        for j in i + 1..4 {
+                            if sides[j] == t && labels[j] == u8::MAX {
+                                labels[j] = next_label;
+                                missing -= 1;
+                                if missing == 0 {
+                                    break 'flood;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            next_label += 1;
+        }
+        self.group_stamp[pos] = self.generation;
+        self.groups[pos] = labels;
+        labels
+    }
+
+    /// Runs the box search for the box on `b`; `reached(s)` says whether the player can walk
+    /// to `s` now. `occupied` marks the boxes (nonzero) and is restored on return.
+    fn search(&mut self, a: &Analysis, occupied: &mut [u8], reached: &dyn Fn(usize) -> bool, b: usize) {
+        self.next_generation();
+        self.queue.clear();
+        occupied[b] = 0;
+        let live = |t: u16| t != NONE && (t as usize) < a.live();
+        for d in Dir::ALL {
+            let p = a.nb(b, d.opposite());
+            let t = a.nb(b, d);
+            if p == NONE || !reached(p as usize) || !live(t) || occupied[t as usize] != 0 {
+                continue;
+            }
+            let node = t as usize * 4 + d.index();
+            self.seen[node] = self.generation;
+            self.parent[node] = NO_PARENT;
+            self.dist[node] = 1;
+            self.queue.push(node as u32);
+        }
+        let mut head = 0;
+        while head < self.queue.len() {
+            let node = self.queue[head] as usize;
+            head += 1;
+            let (pos, d) = (node / 4, node % 4);
+            occupied[pos] = 1;
+            let groups = self.side_groups(a, occupied, pos);
+            occupied[pos] = 0;
+            let here = groups[Dir::ALL[d].opposite().index()];
+            for e in Dir::ALL {
+                if groups[e.opposite().index()] != here {
+                    continue;
+                }
+                let t = a.nb(pos, e);
+                if !live(t) || occupied[t as usize] != 0 {
+                    continue;
+                }
+                let next = t as usize * 4 + e.index();
+                if self.seen[next] != self.generation {
+                    self.seen[next] = self.generation;
+                    self.parent[next] = node as u32;
+                    self.dist[next] = self.dist[node].saturating_add(1);
+                    self.queue.push(next as u32);
+                }
+            }
+        }
+        occupied[b] = 1;
+    }
+
+    /// Appends every macro move of the box on `b` to `out`.
+    pub fn moves(
+        &mut self,
+        a: &Analysis,
+        occupied: &mut [u8],
+        reached: &dyn Fn(usize) -> bool,
+        b: usize,
+        out: &mut Vec<MacroMove>,
+    ) {
+        self.search(a, occupied, reached, b);
+        for &node in &self.queue {
+            let (pos, d) = (node as usize / 4, node as usize % 4);
+            if pos != b {
+                out.push(MacroMove { from: b as u16, to: pos as u16, dir: d as u8, pushes: self.dist[node as usize] });
+            }
+        }
+    }
+
+    /// The pushes of move `m` as (box square before the push, direction), or `None` if the
+    /// position does not allow it.
+    pub fn pushes(
+        &mut self,
+        a: &Analysis,
+        occupied: &mut [u8],
+        reached: &dyn Fn(usize) -> bool,
+        m: MacroMove,
+    ) -> Option<Vec<(u16, Dir)>> {
+        self.search(a, occupied, reached, m.from as usize);
+        let mut node = m.to as usize * 4 + m.dir as usize;
+        if self.seen[node] != self.generation {
+            return None;
+        }
+        let mut out = Vec::new();
+        loop {
+            let (pos, d) = (node / 4, Dir::ALL[node % 4]);
+            out.push((a.nb(pos, d.opposite()), d));
+            match self.parent[node] {
+                NO_PARENT => break,
+                p => node = p as usize,
+            }
+        }
+        out.reverse();
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    #[test]
+    fn a_box_reaches_every_live_square_around_the_room_and_pushes_rebuild() {
+        let level = parse_levels("######\n#    #\n# $  #\n#@  .#\n######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let mut occupied = vec![0u8; a.squares()];
+        let b = a.index_of(level.boxes()[0]);
+        occupied[b] = 1;
+        let mut m = Macros::new(a.squares());
+        let mut out = Vec::new();
+        m.moves(&a, &mut occupied, &|s| occupied_free(s), b, &mut out);
+        let goal_moves: Vec<_> = out.iter().filter(|mv| mv.to == 0).collect();
+        assert!(!goal_moves.is_empty(), "the box can reach the goal");
+        let best = goal_moves.iter().map(|mv| mv.pushes).min().unwrap();
+        assert_eq!(best, a.dist(0, b), "fewest pushes equal the empty-board distance");
+        let mv = **goal_moves.iter().find(|mv| mv.pushes == best).unwrap();
+        let pushes = m.pushes(&a, &mut occupied, &|s| occupied_free(s), mv).unwrap();
+        assert_eq!(pushes.len(), best as usize);
+        assert_eq!(pushes[0].0 as usize, b);
+        assert_eq!(occupied[b], 1, "occupancy restored");
+
+        fn occupied_free(_: usize) -> bool {
+            true
+        }
+    }
+}

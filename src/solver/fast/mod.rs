@@ -1,0 +1,64 @@
+//! The fast engine: a feature-space search (after FESS, Shoham & Schaeffer, IEEE CoG 2020)
+//! over macro moves. It finds *a* solution, not a shortest one: [`solve`] returns
+//! `optimal: None`.
+//!
+//! Design:
+//! - **Moves** ([`macros`]) are macro moves: one box pushed along a path to any square it can
+//!   reach with the other boxes fixed, the player walking between pushes. Boxes never enter
+//!   dead squares; a move is dropped when it leaves a freeze or 2×2 deadlock or when no
+//!   matching of boxes to goals is left (the rules the A* engine uses, all sound).
+//! - **Packing plan** ([`packing`]): before the search, boxes are pulled off the goals from the
+//!   solved position; the reverse of that order is the order in which goals should be filled.
+//! - **Feature space** ([`features`]): a state's cell is (packing progress in plan order,
+//!   number of player regions).
+//! - **PI-corrals** ([`crate::solver::corral`]): when the player is fenced off from a corral
+//!   that some barrier box must enter, only the barrier boxes move (every solution pushes one
+//!   of them first, and that push can be made now), which keeps the search complete.
+//! - **Search** ([`search`]): the loop cycles over the non-empty cells and expands the cheapest
+//!   state of each. Advisors (packing, connectivity, distance) each mark at most one child of
+//!   an expanded state; advised moves cost 0, the others 1. Within a cell, ties on weight go to
+//!   the smaller matching bound, then to the older state.
+//!
+//! Invariants: the transposition table stores full keys (box bitset over the live squares plus
+//! the normalised player square), never just a hash. Nodes keep parent links and the macro
+//! move's end points; the pushes are rebuilt by rerunning the box search on the way out, then
+//! expanded into unit moves and verified by the caller. Every choice depends on the level and
+//! the search so far only (ordered maps, generation order), so the result is deterministic for a
+//! given level and node limit; the clock only decides when to stop.
+//!
+//! The engine handles the standard rule (as many boxes as goals, each box on a goal). Other
+//! rules go to the A* engine, whose result keeps the optimality it proves.
+
+mod corral;
+mod features;
+mod macros;
+mod packing;
+mod raw;
+mod search;
+
+use super::{Config, Mode, Solution, SolveError, astar};
+use crate::analysis::Analysis;
+use crate::level::{Level, SolvedRule};
+
+/// Solves `level` with the fast engine under the limits of `config` (time, memory, nodes:
+/// expanded states, cancel, progress). The solution is not proven optimal.
+///
+/// ```
+/// use sokoban::analysis::Analysis;
+/// use sokoban::format::parse_levels;
+/// use sokoban::solver::{Config, fast};
+///
+/// let level = parse_levels("#######\n#@ $ .#\n#######\n")?.remove(0);
+/// let solution = fast::solve(&level, &Analysis::new(&level), &Config::default()).expect("solvable");
+/// assert!(sokoban::verify::verify(&level, &solution.lurd).is_valid_solution());
+/// assert_eq!(solution.optimal, None);
+/// # Ok::<(), sokoban::Error>(())
+/// ```
+pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, SolveError> {
+    let standard = level.rule() == SolvedRule::Standard && level.boxes().len() == level.goals().len();
+    if !standard || !a.pruning() {
+        let config = Config { mode: Mode::Pushes, ..config.clone() };
+        return astar::solve(level, a, &config, crate::solver::Objective::Pushes);
+    }
+    search::run(level, a, config)
+}

@@ -1,0 +1,222 @@
+//! The packing-order plan: in which order the goals should be filled.
+//!
+//! Worked out backwards from the solved position, before the search: every goal holds a box,
+//! and boxes are pulled off the goals one at a time, the others staying where they are. A box
+//! can leave when a sequence of pulls (the player stepping away from the box, dragging it
+//! along) brings it to a square that is not a goal. Among the boxes that can leave, the one
+//! that needs the fewest pulls to get off the goal area leaves first (it sits nearest the
+//! entrance); ties go to the box that can roam over more squares, then to the lower goal index,
+//! so the plan is deterministic. The order in which goals are emptied, reversed, is the order
+//! in which to fill them: goals deep inside a goal room come first, its entrance last.
+//!
+//! When no box can leave (the goal area is locked by boxes that only move together), the
+//! remaining goals are appended in index order: the plan is advice, never a rule the search
+//! depends on for soundness.
+
+use super::raw::{NONE, RawIndex};
+use crate::analysis::Analysis;
+use crate::level::Dir;
+
+/// The goals (solver indices `0..a.goals()`) in the order they should be filled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackingPlan {
+    /// Goals in filling order.
+    pub order: Vec<u16>,
+    /// `rank[g]`: position of goal `g` in `order`.
+    pub rank: Vec<u16>,
+}
+
+impl PackingPlan {
+    /// Computes the plan for the level behind `a`.
+    pub fn new(a: &Analysis) -> PackingPlan {
+        let n = a.squares();
+        let goals = a.goals();
+        let mut occupied = vec![false; n];
+        for o in occupied.iter_mut().take(goals) {
+            *o = true;
+        }
+        let mut remaining: Vec<usize> = (0..goals).collect();
+        let mut removed = Vec::with_capacity(goals);
+        let mut pulls = Pulls::new(n);
+        while !remaining.is_empty() {
+            let mut best: Option<(u32, usize, usize)> = None; // (pulls, squares, goal)
+            for &g in &remaining {
+                occupied[g] = false;
+                let found = pulls.leave(a, &occupied, g);
+                occupied[g] = true;
+                if let Some((p, roam)) = found {
+                    let better = match best {
+                        None => true,
+                        Some((bp, br, _)) => p < bp || (p == bp && roam > br),
+                    };
+                    if better {
+                        best = Some((p, roam, g));
+                    }
+                }
+            }
+            let Some((_, _, g)) = best else { break };
+            occupied[g] = false;
+            remaining.retain(|&x| x != g);
+            removed.push(g);
+        }
+        // Locked goals (if any) are filled first, in index order, then the reversed removals.
+        let mut order: Vec<u16> = remaining.iter().map(|&g| g as u16).collect();
+        order.extend(removed.iter().rev().map(|&g| g as u16));
+        let mut rank = vec![0u16; goals];
+        for (i, &g) in order.iter().enumerate() {
+            rank[g as usize] = i as u16;
+        }
+        PackingPlan { order, rank }
+    }
+}
+
+/// Breadth-first search over pulls of one box: a node is the box's square and the side the
+/// player stands on.
+struct Pulls {
+    seen: Vec<bool>,
+    dist: Vec<u32>,
+    queue: Vec<usize>,
+    flood: Vec<bool>,
+    flood_queue: Vec<usize>,
+    roam: Vec<bool>,
+}
+
+impl Pulls {
+    fn new(n: usize) -> Pulls {
+        Pulls {
+            seen: vec![false; n * 4],
+            dist: vec![0; n * 4],
+            queue: Vec::new(),
+            flood: vec![false; n],
+            flood_queue: Vec::new(),
+            roam: vec![false; n],
+        }
+    }
+
+    /// The fewest pulls that bring the box on `g` (not marked in `occupied`) to a non-goal
+    /// square, and how many squares it can reach by pulls; `None` if it cannot leave.
+    fn leave(&mut self, a: &Analysis, occupied: &[bool], g: usize) -> Option<(u32, usize)> {
+        self.seen.fill(false);
+        self.roam.fill(false);
+        self.queue.clear();
+        let free = |s: u16| s != NONE && !occupied[s as usize];
+        // The player may start on any free square next to the box.
+        for d in Dir::ALL {
+            if free(a.nb(g, d)) {
+                let node = g * 4 + d.index();
+                self.seen[node] = true;
+                self.dist[node] = 0;
+                self.queue.push(node);
+            }
+        }
+        let mut best: Option<u32> = None;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let node = self.queue[head];
+            head += 1;
+            let (pos, side) = (node / 4, Dir::ALL[node % 4]);
+            let dist = self.dist[node];
+            if !self.roam[pos] {
+                self.roam[pos] = true;
+            }
+            if pos >= a.goals() && best.is_none() {
+                best = Some(dist);
+            }
+            // Which sides the player can reach with the box on `pos`.
+            let start = a.nb(pos, side) as usize;
+            let sides = self.reachable_sides(a, occupied, pos, start);
+            for e in Dir::ALL {
+                if sides & (1 << e.index()) == 0 {
+                    continue;
+                }
+                // Pull towards `e`: the player on the `e` side steps further in direction `e`.
+                let p = a.nb(pos, e);
+                let beyond = a.nb(p as usize, e);
+                if !free(beyond) {
+                    continue;
+                }
+                let next = p as usize * 4 + e.index();
+                if !self.seen[next] {
+                    self.seen[next] = true;
+                    self.dist[next] = dist + 1;
+                    self.queue.push(next);
+                }
+            }
+        }
+        let roam = self.roam.iter().filter(|&&r| r).count();
+        best.map(|b| (b, roam))
+    }
+
+    /// Bit mask of the sides of `pos` (free squares) reachable from `start` around the box on
+    /// `pos`.
+    fn reachable_sides(&mut self, a: &Analysis, occupied: &[bool], pos: usize, start: usize) -> u8 {
+        self.flood.fill(false);
+        self.flood_queue.clear();
+        self.flood[start] = true;
+        self.flood[pos] = true;
+        self.flood_queue.push(start);
+        let mut head = 0;
+        while head < self.flood_queue.len() {
+            let s = self.flood_queue[head];
+            head += 1;
+            for d in Dir::ALL {
+                let t = a.nb(s, d);
+                if t != NONE && !occupied[t as usize] && !self.flood[t as usize] {
+                    self.flood[t as usize] = true;
+                    self.flood_queue.push(t as usize);
+                }
+            }
+        }
+        let mut mask = 0;
+        for d in Dir::ALL {
+            let t = a.nb(pos, d);
+            if t != NONE && !occupied[t as usize] && self.flood[t as usize] && t as usize != pos {
+                mask |= 1 << d.index();
+            }
+        }
+        mask
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    fn plan_of(text: &str) -> (crate::level::Level, Analysis, PackingPlan) {
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let plan = PackingPlan::new(&a);
+        (level, a, plan)
+    }
+
+    #[test]
+    fn a_dead_end_goal_corridor_fills_from_the_far_end() {
+        // Goals in a one-wide dead-end corridor opening at column 4: the deepest goal first.
+        let (level, a, plan) = plan_of("########\n#...  @#\n#### $ #\n#### $ #\n#### $ #\n####   #\n########\n");
+        let cols: Vec<usize> = plan.order.iter().map(|&g| level.coords(a.square_of(g as usize)).1).collect();
+        assert_eq!(cols, vec![1, 2, 3], "deepest goal of the corridor first");
+    }
+
+    #[test]
+    fn rank_is_the_inverse_of_order() {
+        let (_, _, plan) = plan_of("########\n#...  @#\n#### $ #\n#### $ #\n#### $ #\n####   #\n########\n");
+        for (i, &g) in plan.order.iter().enumerate() {
+            assert_eq!(plan.rank[g as usize] as usize, i);
+        }
+        let mut sorted = plan.order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn a_goal_room_behind_a_door_fills_the_far_side_first() {
+        // A 2x2 goal room entered through the door at row 2, column 3.
+        let text = "#########\n#..#    #\n#..   $ #\n#####$$ #\n#####$@ #\n#########\n";
+        let (level, a, plan) = plan_of(text);
+        let first = level.coords(a.square_of(plan.order[0] as usize));
+        let last = level.coords(a.square_of(plan.order[3] as usize));
+        assert_eq!(first.1, 1, "a goal in the far column first, got {first:?}");
+        assert_eq!(last, (2, 2), "the goal at the door last");
+    }
+}

@@ -1,0 +1,609 @@
+//! The feature-space search loop.
+//!
+//! States live in an arena (`nodes`, `keys`: box bitsets over the live squares) with a
+//! transposition table of handles compared by full key and normalised player square. Each
+//! state belongs to the feature-space cell of its boxes ([`super::features`]); each cell keeps
+//! a heap of its unexpanded states ordered by accumulated weight, then the matching bound, then
+//! age. The loop visits the non-empty cells in key order, round after round, and expands the
+//! cheapest state of each. Expanding a state generates all its macro moves; the advisors each
+//! pick at most one of them, which costs 0, the others cost 1.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::sync::atomic;
+use std::time::Instant;
+
+use hashbrown::HashTable;
+
+use super::corral::CorralCheck;
+use super::features::{Cell, Features};
+use super::macros::{MacroMove, Macros};
+use super::packing::PackingPlan;
+use super::raw::{NONE, RawIndex};
+use crate::analysis::Analysis;
+use crate::level::{Dir, Level};
+use crate::solver::corral::Corrals;
+use crate::solver::expand::{Push, pushes_to_moves};
+use crate::solver::hungarian::{FORBIDDEN, Hungarian};
+use crate::solver::{Config, Solution, SolveError, Stats, cost_of};
+
+const ROOT: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    parent: u32,
+    /// The macro move from the parent (unused for the root).
+    from: u16,
+    to: u16,
+    dir: u8,
+    expanded: bool,
+    /// Normalised player square: the lowest index of the player's region.
+    player: u16,
+    weight: u32,
+}
+
+/// A child found while expanding, before the advisors choose.
+struct Child {
+    m: MacroMove,
+    player: u16,
+    hash: u32,
+    h: u32,
+    cell: Cell,
+    regions: u16,
+    /// Existing node with the same key, if any.
+    existing: Option<u32>,
+}
+
+fn hash_key(words: &[u64], player: u16) -> u32 {
+    let mut h: u64 = u64::from(player).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    for &w in words {
+        h = (h.rotate_left(26) ^ w).wrapping_mul(0x517C_C1B7_2722_0A95);
+    }
+    (h >> 32) as u32
+}
+
+fn spread(h: u32) -> u64 {
+    u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+type Heap = BinaryHeap<Reverse<(u32, u32, u32)>>;
+
+struct Search {
+    stride: usize,
+    nodes: Vec<Node>,
+    keys: Vec<u64>,
+    table: HashTable<(u32, u32)>,
+    cells: BTreeMap<Cell, Heap>,
+    queued: usize,
+    stats: Stats,
+}
+
+impl Search {
+    fn key(&self, node: u32) -> &[u64] {
+        let i = node as usize * self.stride;
+        &self.keys[i..i + self.stride]
+    }
+
+    fn find(&self, words: &[u64], player: u16, hash: u32) -> Option<u32> {
+        self.table
+            .find(spread(hash), |&(n, h)| h == hash && self.nodes[n as usize].player == player && self.key(n) == words)
+            .map(|&(n, _)| n)
+    }
+
+    fn insert(&mut self, words: &[u64], node: Node, hash: u32) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(node);
+        self.keys.extend_from_slice(words);
+        self.table.insert_unique(spread(hash), (id, hash), |&(_, h)| spread(h));
+        id
+    }
+
+    fn bytes(&self) -> usize {
+        self.keys.capacity() * 8
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.table.capacity() * 9
+            + self.queued * 16
+            + self.cells.len() * 64
+    }
+
+    fn finish_stats(&self, started: Instant) -> Stats {
+        let mut st = self.stats.clone();
+        st.stored_states = self.nodes.len() as u64;
+        st.peak_bytes = st.peak_bytes.max(self.bytes() as u64);
+        st.bytes_per_state = self.bytes() as f64 / self.nodes.len().max(1) as f64;
+        st.seconds = started.elapsed().as_secs_f64();
+        st
+    }
+
+    fn enqueue(&mut self, cell: Cell, weight: u32, h: u32, id: u32) {
+        self.cells.entry(cell).or_default().push(Reverse((weight, h, id)));
+        self.queued += 1;
+    }
+}
+
+/// How many of an advisor's best children are checked for corral deadlocks before it gives up.
+const ADVISOR_TRIES: usize = 4;
+
+/// A player-reach flood with generation marks.
+struct Reach {
+    mark: Vec<u32>,
+    generation: u32,
+    queue: Vec<u16>,
+}
+
+impl Reach {
+    fn new(n: usize) -> Reach {
+        Reach { mark: vec![0; n], generation: 0, queue: Vec::new() }
+    }
+
+    fn flood(&mut self, a: &Analysis, occupied: &[u8], start: usize) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.mark.fill(0);
+            self.generation = 1;
+        }
+        let g = self.generation;
+        self.queue.clear();
+        self.queue.push(start as u16);
+        self.mark[start] = g;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let s = self.queue[head] as usize;
+            head += 1;
+            for d in Dir::ALL {
+                let t = a.nb(s, d);
+                if t != NONE && occupied[t as usize] == 0 && self.mark[t as usize] != g {
+                    self.mark[t as usize] = g;
+                    self.queue.push(t);
+                }
+            }
+        }
+    }
+
+    fn has(&self, s: usize) -> bool {
+        self.mark[s] == self.generation
+    }
+}
+
+/// Whether the position (`occupied`, player on `player`) has a PI-corral that is a deadlock.
+fn child_corral_dead(
+    a: &Analysis,
+    occupied: &[u8],
+    player: usize,
+    reach: &mut Reach,
+    corrals: &mut Corrals,
+    check: &mut CorralCheck,
+) -> bool {
+    reach.flood(a, occupied, player);
+    let reach = &*reach;
+    match corrals.pi_corral(a, occupied, |s| reach.has(s.index()), true) {
+        Some(barrier) => {
+            let barrier: Vec<u16> = barrier.iter().map(|s| s.index() as u16).collect();
+            check.is_dead(a, occupied, |s| reach.has(s), player, &barrier)
+        }
+        None => false,
+    }
+}
+
+fn pair_cost(a: &Analysis, boxes: &[u16], b: usize, g: usize) -> i64 {
+    match a.dist(g, boxes[b] as usize) {
+        NONE => FORBIDDEN,
+        d => i64::from(d),
+    }
+}
+
+/// Runs the search. The level must have as many boxes as goals under the standard rule, with
+/// deadlock pruning sound (the caller checks).
+pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, SolveError> {
+    let started = Instant::now();
+    let n = a.squares();
+    let words = a.live().div_ceil(64).max(1);
+    let plan = PackingPlan::new(a);
+    let mut features = Features::new(a);
+    let mut macros = Macros::new(n);
+    let mut hungarian = Hungarian::default();
+    let mut search = Search {
+        stride: words,
+        nodes: Vec::new(),
+        keys: Vec::new(),
+        table: HashTable::new(),
+        cells: BTreeMap::new(),
+        queued: 0,
+        stats: Stats::default(),
+    };
+    let memory_limit = config.memory_limit.unwrap_or(usize::MAX);
+
+    // The root.
+    let mut occupied = vec![0u8; n];
+    let mut boxes: Vec<u16> = Vec::with_capacity(level.boxes().len());
+    let mut key = vec![0u64; words];
+    for b in level.boxes() {
+        let s = a.index_of(*b);
+        if s >= a.live() {
+            return Err(SolveError::Unsolvable(search.finish_stats(started)));
+        }
+        key[s / 64] |= 1 << (s % 64);
+        occupied[s] = 1;
+        boxes.push(s as u16);
+    }
+    boxes.sort_unstable();
+    if boxes.iter().all(|&b| (b as usize) < a.goals()) {
+        return finish(level, a, &search, &mut macros, ROOT, started);
+    }
+    let Some(h) = hungarian.solve(boxes.len(), a.goals(), |b, g| pair_cost(a, &boxes, b, g)) else {
+        return Err(SolveError::Unsolvable(search.finish_stats(started)));
+    };
+    let regions = features.regions(a, &occupied, a.index_of(level.player()));
+    let cell = features.cell(&plan, &occupied, regions.count);
+    let root = Node { parent: ROOT, from: 0, to: 0, dir: 0, expanded: false, player: regions.player, weight: 0 };
+    let hash = hash_key(&key, root.player);
+    let id = search.insert(&key, root, hash);
+    search.enqueue(cell, 0, h as u32, id);
+    for &b in &boxes {
+        occupied[b as usize] = 0;
+    }
+
+    let mut reach = vec![0u32; n];
+    let mut reach_generation = 0u32;
+    let mut reach_queue: Vec<u16> = Vec::new();
+    let mut moves: Vec<MacroMove> = Vec::new();
+    let mut children: Vec<Child> = Vec::new();
+    let mut child_keys: Vec<u64> = Vec::new();
+    let mut child_boxes: Vec<u16> = Vec::with_capacity(boxes.len());
+    let mut path: Vec<crate::analysis::Sq> = Vec::new();
+    let mut round: Vec<Cell> = Vec::new();
+
+    let mut corrals = Corrals::new(n);
+    let mut restricted: Vec<u16> = Vec::new();
+    let mut corral_check = CorralCheck::new(n);
+    let mut dead_children: Vec<u8> = Vec::new();
+    let mut child_reach = Reach::new(n);
+    loop {
+        round.clear();
+        round.extend(search.cells.keys().copied());
+        if round.is_empty() {
+            return Err(SolveError::Unsolvable(search.finish_stats(started)));
+        }
+        for cell in round.iter() {
+            // The cheapest unexpanded state of this cell.
+            let Some(heap) = search.cells.get_mut(cell) else { continue };
+            let mut picked = None;
+            while let Some(Reverse((weight, _, id))) = heap.pop() {
+                search.queued -= 1;
+                let node = &search.nodes[id as usize];
+                if !node.expanded && node.weight == weight {
+                    picked = Some(id);
+                    break;
+                }
+            }
+            if heap.is_empty() {
+                search.cells.remove(cell);
+            }
+            let Some(id) = picked else { continue };
+
+            // Limits, checked once per expansion (an expansion is a fraction of a millisecond).
+            search.stats.expanded += 1;
+            if config.node_limit.is_some_and(|l| search.stats.expanded > l) {
+                return Err(SolveError::NodeLimit(search.finish_stats(started)));
+            }
+            if config.time_limit.is_some_and(|t| started.elapsed() >= t) {
+                return Err(SolveError::Timeout(search.finish_stats(started)));
+            }
+            if config.cancel.as_ref().is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
+                return Err(SolveError::Cancelled(search.finish_stats(started)));
+            }
+            if let Some(p) = &config.progress {
+                p.store(search.stats.expanded, atomic::Ordering::Relaxed);
+            }
+
+            let node = search.nodes[id as usize];
+            search.nodes[id as usize].expanded = true;
+            // Load the state.
+            boxes.clear();
+            key.copy_from_slice(search.key(id));
+            for (w, &word) in key.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let s = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    boxes.push(s as u16);
+                    occupied[s] = 1;
+                }
+            }
+            // The player's region.
+            reach_generation = reach_generation.wrapping_add(1);
+            if reach_generation == 0 {
+                reach.fill(0);
+                reach_generation = 1;
+            }
+            reach_queue.clear();
+            reach_queue.push(node.player);
+            reach[node.player as usize] = reach_generation;
+            let mut head = 0;
+            while head < reach_queue.len() {
+                let s = reach_queue[head] as usize;
+                head += 1;
+                for d in Dir::ALL {
+                    let t = a.nb(s, d);
+                    if t != NONE && occupied[t as usize] == 0 && reach[t as usize] != reach_generation {
+                        reach[t as usize] = reach_generation;
+                        reach_queue.push(t);
+                    }
+                }
+            }
+            let parent_regions = features.regions(a, &occupied, node.player as usize).count;
+            let parent_cell = features.cell(&plan, &occupied, parent_regions);
+            // The parent's matching, saved for re-solving one row per child.
+            let parent_h = hungarian.solve(boxes.len(), boxes.len(), |b, g| pair_cost(a, &boxes, b, g));
+            hungarian.save();
+
+            // A PI-corral: some barrier box must be pushed first, so only those move.
+            restricted.clear();
+            {
+                let generation = reach_generation;
+                let reach_ref = &reach;
+                if let Some(barrier) = corrals.pi_corral(a, &occupied, |s| reach_ref[s.index()] == generation, true) {
+                    restricted.extend(barrier.iter().map(|s| s.index() as u16));
+                    search.stats.corral_cuts += 1;
+                }
+            }
+            if !restricted.is_empty() {
+                let generation = reach_generation;
+                let reach_ref = &reach;
+                if corral_check.is_dead(a, &occupied, |s| reach_ref[s] == generation, node.player as usize, &restricted)
+                {
+                    search.stats.pruned_corral += 1;
+                    for &b in &boxes {
+                        occupied[b as usize] = 0;
+                    }
+                    continue;
+                }
+            }
+            moves.clear();
+            for &b in &boxes {
+                if !restricted.is_empty() && !restricted.contains(&b) {
+                    continue;
+                }
+                let generation = reach_generation;
+                let reach_ref = &reach;
+                macros.moves(a, &mut occupied, &|s| reach_ref[s] == generation, b as usize, &mut moves);
+            }
+
+            children.clear();
+            child_keys.clear();
+            for &m in &moves {
+                let (from, to) = (m.from as usize, m.to as usize);
+                occupied[from] = 0;
+                occupied[to] = 1;
+                let dead = if super::raw::block_2x2(a, &occupied, to) {
+                    search.stats.pruned_2x2 += 1;
+                    true
+                } else if super::raw::freeze(a, &occupied, to, &mut path) {
+                    search.stats.pruned_freeze += 1;
+                    true
+                } else {
+                    false
+                };
+                if !dead {
+                    child_boxes.clear();
+                    child_boxes.extend(boxes.iter().map(|&b| if b == m.from { m.to } else { b }));
+                    let row = boxes.iter().position(|&b| b == m.from).unwrap_or(0);
+                    let h = if parent_h.is_some() {
+                        hungarian.resolve_row(child_boxes.len(), row, |b, g| pair_cost(a, &child_boxes, b, g))
+                    } else {
+                        hungarian.solve(child_boxes.len(), a.goals(), |b, g| pair_cost(a, &child_boxes, b, g))
+                    };
+                    match h {
+                        None => search.stats.pruned_no_matching += 1,
+                        Some(h) => {
+                            search.stats.generated += 1;
+                            let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
+                            let regions = features.regions(a, &occupied, player_square);
+                            let mut child_key = key.clone();
+                            child_key[from / 64] &= !(1 << (from % 64));
+                            child_key[to / 64] |= 1 << (to % 64);
+                            let hash = hash_key(&child_key, regions.player);
+                            let existing = search.find(&child_key, regions.player, hash);
+                            if existing.is_some() {
+                                search.stats.duplicates += 1;
+                            }
+                            if h == 0 {
+                                // Solved: record the child and rebuild the solution.
+                                for &b in &boxes {
+                                    occupied[b as usize] = 0;
+                                }
+                                occupied[to] = 0;
+                                let child = Node {
+                                    parent: id,
+                                    from: m.from,
+                                    to: m.to,
+                                    dir: m.dir,
+                                    expanded: false,
+                                    player: regions.player,
+                                    weight: node.weight,
+                                };
+                                let goal = search.insert(&child_key, child, hash);
+                                return finish(level, a, &search, &mut macros, goal, started);
+                            }
+                            let cell = features.cell(&plan, &occupied, regions.count);
+                            child_keys.extend_from_slice(&child_key);
+                            children.push(Child {
+                                m,
+                                player: regions.player,
+                                hash,
+                                h: h as u32,
+                                cell,
+                                regions: regions.count,
+                                existing,
+                            });
+                        }
+                    }
+                }
+                occupied[to] = 0;
+                occupied[from] = 1;
+            }
+            // Advisors: each names at most one child, which then costs nothing. Scores are
+            // minimised; ties go to the lower bound, then fewer pushes, then generation order.
+            // An advised child is first checked for a corral deadlock; a dead one is dropped and
+            // the advisor's next choice is tried.
+            let mut pack: Vec<(i64, u32, u16, usize)> = Vec::new();
+            let mut conn: Vec<(i64, u32, u16, usize)> = Vec::new();
+            let mut dist: Vec<(i64, u32, u16, usize)> = Vec::new();
+            for (i, c) in children.iter().enumerate() {
+                // Packing: progress along the plan.
+                let gain = i64::from(c.cell[0]) - i64::from(parent_cell[0]);
+                if gain > 0 {
+                    pack.push((-gain, c.h, c.m.pushes, i));
+                }
+                // Connectivity: fewer player regions.
+                let gain = i64::from(parent_regions) - i64::from(c.regions);
+                if gain > 0 {
+                    conn.push((-gain, c.h, c.m.pushes, i));
+                }
+                // Distance: the largest drop of the matching bound.
+                let gain = parent_h.map_or(0, |p| p - i64::from(c.h));
+                if gain > 0 {
+                    dist.push((-gain, c.h, c.m.pushes, i));
+                }
+            }
+            dead_children.clear();
+            dead_children.resize(children.len(), 0);
+            let mut advised = [usize::MAX; 3];
+            for (slot, mut list) in [pack, conn, dist].into_iter().enumerate() {
+                list.sort_unstable();
+                for &(_, _, _, i) in list.iter().take(ADVISOR_TRIES) {
+                    if dead_children[i] == 0 {
+                        let m = children[i].m;
+                        occupied[m.from as usize] = 0;
+                        occupied[m.to as usize] = 1;
+                        let player = a.nb(m.to as usize, Dir::ALL[m.dir as usize].opposite()) as usize;
+                        let dead =
+                            child_corral_dead(a, &occupied, player, &mut child_reach, &mut corrals, &mut corral_check);
+                        occupied[m.to as usize] = 0;
+                        occupied[m.from as usize] = 1;
+                        dead_children[i] = if dead { 2 } else { 1 };
+                        if dead {
+                            search.stats.pruned_corral += 1;
+                        }
+                    }
+                    if dead_children[i] == 1 {
+                        advised[slot] = i;
+                        break;
+                    }
+                }
+            }
+            for &b in &boxes {
+                occupied[b as usize] = 0;
+            }
+
+            for (i, c) in children.iter().enumerate() {
+                if dead_children[i] == 2 {
+                    continue;
+                }
+                let cost = if advised.contains(&i) { 0 } else { 1 };
+                let weight = node.weight + cost;
+                match c.existing {
+                    Some(old) => {
+                        let o = &mut search.nodes[old as usize];
+                        if !o.expanded && weight < o.weight {
+                            o.weight = weight;
+                            o.parent = id;
+                            o.from = c.m.from;
+                            o.to = c.m.to;
+                            o.dir = c.m.dir;
+                            search.enqueue(c.cell, weight, c.h, old);
+                        }
+                    }
+                    None => {
+                        let child = Node {
+                            parent: id,
+                            from: c.m.from,
+                            to: c.m.to,
+                            dir: c.m.dir,
+                            expanded: false,
+                            player: c.player,
+                            weight,
+                        };
+                        let k = &child_keys[i * words..(i + 1) * words];
+                        // The same child can come twice from one parent (two moves, same state).
+                        if search.find(k, c.player, c.hash).is_some() {
+                            continue;
+                        }
+                        if search.bytes() + 64 * words > memory_limit {
+                            return Err(SolveError::MemoryLimit(search.finish_stats(started)));
+                        }
+                        let kid = search.insert(k, child, c.hash);
+                        search.enqueue(c.cell, weight, c.h, kid);
+                    }
+                }
+            }
+            let bytes = search.bytes() as u64;
+            search.stats.peak_bytes = search.stats.peak_bytes.max(bytes);
+        }
+    }
+}
+
+/// Rebuilds the macro moves from the root to `goal`, expands them into pushes and unit moves,
+/// and packages the solution.
+fn finish(
+    level: &Level,
+    a: &Analysis,
+    search: &Search,
+    macros: &mut Macros,
+    goal: u32,
+    started: Instant,
+) -> Result<Solution, SolveError> {
+    let mut line = Vec::new();
+    let mut at = goal;
+    while at != ROOT && search.nodes[at as usize].parent != ROOT {
+        let node = search.nodes[at as usize];
+        line.push(MacroMove { from: node.from, to: node.to, dir: node.dir, pushes: 0 });
+        at = node.parent;
+    }
+    line.reverse();
+    // Replay the macro moves from the start, rebuilding each one's pushes.
+    let n = a.squares();
+    let mut occupied = vec![0u8; n];
+    for b in level.boxes() {
+        occupied[a.index_of(*b)] = 1;
+    }
+    let mut player = a.index_of(level.player());
+    let mut reach = vec![false; n];
+    let mut queue = Vec::new();
+    let mut pushes = Vec::new();
+    for m in line {
+        reach.fill(false);
+        queue.clear();
+        queue.push(player);
+        reach[player] = true;
+        let mut head = 0;
+        while head < queue.len() {
+            let s = queue[head];
+            head += 1;
+            for d in Dir::ALL {
+                let t = a.nb(s, d);
+                if t != NONE && occupied[t as usize] == 0 && !reach[t as usize] {
+                    reach[t as usize] = true;
+                    queue.push(t as usize);
+                }
+            }
+        }
+        let steps = macros.pushes(a, &mut occupied, &|s| reach[s], m).expect("a stored macro move replays");
+        for (from, dir) in steps {
+            pushes.push(Push { from: a.square_of(from as usize), dir });
+        }
+        occupied[m.from as usize] = 0;
+        occupied[m.to as usize] = 1;
+        player = a.nb(m.to as usize, Dir::ALL[m.dir as usize].opposite()) as usize;
+    }
+    let moves = pushes_to_moves(level, &pushes).expect("the search only makes legal pushes");
+    let stats = search.finish_stats(started);
+    Ok(Solution {
+        lurd: crate::lurd::encode(&moves),
+        pushes: pushes.len(),
+        cost: cost_of(level, level.weights(), &moves),
+        moves,
+        optimal: None,
+        stats,
+    })
+}

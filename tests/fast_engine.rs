@@ -1,0 +1,86 @@
+//! The fast engine (`Mode::Fast`) and the `auto` mode: every solution replays in the verifier,
+//! the engine is deterministic, it solves a level the A* cannot within the same node budget, and
+//! `auto` keeps the A* proof where there is one.
+
+use std::path::Path;
+
+use sokoban::analysis::Analysis;
+use sokoban::format::{parse_levels, xsb};
+use sokoban::level::{BuildOptions, Level};
+use sokoban::solver::{Config, Mode, Optimality, SolveError, fast, solve};
+use sokoban::verify::verify;
+
+fn collection(name: &str) -> Vec<Level> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    xsb::parse(&text, BuildOptions::default()).unwrap()
+}
+
+fn fast_config(nodes: u64) -> Config {
+    Config { mode: Mode::Fast, node_limit: Some(nodes), ..Config::default() }
+}
+
+#[test]
+fn microban_levels_are_solved_and_verified() {
+    let levels = collection("microban.xsb");
+    for (i, level) in levels.iter().enumerate().take(20) {
+        let s = solve(level, &fast_config(50_000)).unwrap_or_else(|e| panic!("Microban {}: {e}", i + 1));
+        let report = verify(level, &s.lurd);
+        assert!(report.is_valid_solution(), "Microban {}: {report:?}", i + 1);
+        assert_eq!(s.optimal, None, "the fast engine proves nothing");
+        assert_eq!(s.pushes, s.moves.iter().filter(|m| m.push).count());
+    }
+}
+
+#[test]
+fn a_level_beyond_the_astar_budget_is_solved_fast() {
+    // XSokoban 3: the push-optimal A* does not finish within 20 000 expanded states, the fast
+    // engine does within a quarter of that.
+    let level = &collection("xsokoban90.xsb")[2];
+    let astar = Config { mode: Mode::Pushes, node_limit: Some(20_000), ..Config::default() };
+    assert!(matches!(solve(level, &astar), Err(SolveError::NodeLimit(_))));
+    let s = solve(level, &fast_config(5_000)).expect("fast engine solves XSokoban 3");
+    assert!(verify(level, &s.lurd).is_valid_solution());
+}
+
+#[test]
+fn the_fast_engine_is_deterministic() {
+    let levels = collection("xsokoban90.xsb");
+    for n in [1, 2] {
+        let level = &levels[n];
+        let a = Analysis::new(level);
+        let first = fast::solve(level, &a, &fast_config(10_000)).expect("solved");
+        let second = fast::solve(level, &a, &fast_config(10_000)).expect("solved");
+        assert_eq!(first.lurd, second.lurd, "XSokoban {}", n + 1);
+        assert_eq!(first.stats.expanded, second.stats.expanded);
+    }
+}
+
+#[test]
+fn limits_and_unsolvable_levels_are_reported() {
+    let level = &collection("xsokoban90.xsb")[3];
+    assert!(matches!(solve(level, &fast_config(5)), Err(SolveError::NodeLimit(_))));
+    let open = parse_levels("########\n#.     #\n# $ $@ #\n#.     #\n########\n").unwrap().remove(0);
+    assert!(solve(&open, &fast_config(1_000)).is_ok());
+    // A box against the top wall away from the goal's row: the whole space is exhausted.
+    let dead = parse_levels("######\n#$  .#\n# @  #\n######\n").unwrap().remove(0);
+    assert!(matches!(solve(&dead, &fast_config(1_000)), Err(SolveError::Unsolvable(_))));
+}
+
+#[test]
+fn auto_keeps_the_astar_proof_and_falls_back_to_the_fast_engine() {
+    let micro = &collection("microban.xsb")[0];
+    let auto = Config { mode: Mode::Auto, node_limit: Some(40_000), ..Config::default() };
+    let s = solve(micro, &auto).expect("solved");
+    assert!(
+        matches!(s.optimal, Some(Optimality::Pushes | Optimality::PushesMoves)),
+        "A* proves Microban 1 within its share"
+    );
+    let pushes = solve(micro, &Config::default()).unwrap().pushes;
+    assert_eq!(s.pushes, pushes);
+    // XSokoban 3 is beyond A*'s share (10 000 states), so the fast engine answers.
+    let level = &collection("xsokoban90.xsb")[2];
+    let s = solve(level, &auto).expect("solved by the fast engine");
+    assert_eq!(s.optimal, None);
+    assert!(verify(level, &s.lurd).is_valid_solution());
+}
