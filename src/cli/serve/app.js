@@ -66,6 +66,7 @@ function levelFromXsb(xsb, meta) {
   history = []; future = [];
   stopAnimation(true);
   $("level-title").textContent = level.title;
+  $("solve-info").textContent = "";
   drawBoard(true);
   update();
 }
