@@ -251,8 +251,10 @@ async function solve() {
   btn.disabled = true;
   const info = $("solve-info");
   info.textContent = "Solving…";
+  const asked = level;
   try {
     const r = await api("POST", "/api/solve", { level: level.source, rule: level.rule, mode: $("mode").value, time_limit: Number($("time-limit").value) || 10 });
+    if (level !== asked) { info.textContent = ""; return; } // another level was loaded meanwhile
     if (r.status !== "solved") {
       info.textContent = `The solver stopped: ${r.status} after ${r.nodes} nodes, ${r.seconds.toFixed(2)} s.`;
       return;
