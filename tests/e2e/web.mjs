@@ -68,6 +68,7 @@ const session = await call("POST", "/session", {
 const S = `/session/${session.sessionId}`;
 const ELEMENT = "element-6066-11e4-a52a-4a1d2b9dfd4d";
 
+const findRef = (css) => call("POST", S + "/element", { using: "css selector", value: css });
 const find = async (css) => { const v = await call("POST", S + "/element", { using: "css selector", value: css }); return v[ELEMENT] || v.ELEMENT || Object.values(v)[0]; };
 const click = async (css) => call("POST", `${S}/element/${await find(css)}/click`, {});
 const text = async (css) => call("GET", `${S}/element/${await find(css)}/text`);
@@ -145,6 +146,15 @@ await step("undo-redo-restart", async () => {
   await click("#redo");
   check((await status()).includes("solved"), "redo did not solve again");
   await click("#restart");
+  // A click on a square walks the player there along a shortest path.
+  const target = await script(`
+    const cells = [...document.querySelectorAll('#board .cell.floor:not(.box):not(.player)')];
+    const far = cells[0]; return [far.dataset.r, far.dataset.c];`);
+  await click(`#board .cell[data-r="${target[0]}"][data-c="${target[1]}"]`);
+  const cls = await script(`return document.querySelector('#board .cell[data-r="${target[0]}"][data-c="${target[1]}"]').className;`);
+  check(cls.includes("player"), "a click did not walk the player to the square: " + cls);
+  check((await counters())[0] > 0, "the walk did not count moves");
+  await click("#restart");
   const [m, p] = await counters();
   check(m === 0 && p === 0, "restart did not reset the counters");
   check(!(await status()).includes("solved"), "solved after restart");
@@ -173,13 +183,24 @@ await step("builder-level-built-exported-and-played", async () => {
   check((await text("#builder-check")).includes("0 goals"), "validation did not see the missing goal");
   await pick("goal"); await click(cell(3, 4));
   await pick("wall"); await click(cell(1, 3));
+  // A drag paints floor along row 5 and back to wall.
+  await pick("floor");
+  const origin = async (r, c) => ({ type: "pointerMove", duration: 0, origin: await findRef(cell(r, c)), x: 0, y: 0 });
+  await call("POST", S + "/actions", { actions: [{ type: "pointer", id: "mouse", parameters: { pointerType: "mouse" }, actions: [
+    await origin(5, 1), { type: "pointerDown", button: 0 }, await origin(5, 3), await origin(5, 5), { type: "pointerUp", button: 0 }] }] });
+  check((await text("#builder-check")).startsWith("Valid"), "painting floor inside changed validity");
+  await pick("wall");
+  await call("POST", S + "/actions", { actions: [{ type: "pointer", id: "mouse", parameters: { pointerType: "mouse" }, actions: [
+    await origin(5, 1), { type: "pointerDown", button: 0 }, await origin(5, 3), await origin(5, 5), { type: "pointerUp", button: 0 }] }] });
+  const walls = await script(`return [1,2,3,4,5].filter((c) => document.querySelector('#builder-grid .cell[data-r="5"][data-c="' + c + '"]').classList.contains('wall')).length;`);
+  check(walls === 5, `a drag painted ${walls} of 5 squares`);
   check((await text("#builder-check")).startsWith("Valid"), "builder says: " + (await text("#builder-check")));
   await click("#export-json");
   const exported = await script("return document.getElementById('level-text').value;");
   check(JSON.parse(exported)[3][1][0] === "player", "JSON export has no player at row 3, column 1");
   await click("#export-xsb");
   const xsb = await script("return document.getElementById('level-text').value;");
-  check(xsb.split("\n")[3] === "#@$ . #", "XSB export row: " + JSON.stringify(xsb));
+  check(xsb.split("\n")[3] === "#@$ . #" && xsb.split("\n")[5] === "#######", "XSB export row: " + JSON.stringify(xsb));
   await click("#builder-play");
   await waitFor("the built level", async () => (await status()).startsWith("Ready"));
   await press(arrows("rr"));

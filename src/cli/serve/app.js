@@ -319,13 +319,20 @@ function newBuilder() {
   for (let r = 0; r < bh; r++) for (let c = 0; c < bw; c++) {
     const el = document.createElement("div");
     el.className = "cell"; el.dataset.r = r; el.dataset.c = c;
-    el.addEventListener("mousedown", (e) => { e.preventDefault(); painting = true; paint(r, c); });
-    el.addEventListener("mouseenter", () => { if (painting) paint(r, c); });
+    el.addEventListener("mousedown", (e) => { e.preventDefault(); painting = [r, c]; paint(r, c); });
+    el.addEventListener("mouseenter", () => { if (painting) paintLine(painting, [r, c]); });
     g.appendChild(el);
   }
   drawBuilder();
 }
 window.addEventListener("mouseup", () => { painting = false; });
+
+// A fast drag skips squares between two mouse events: paint the straight line between them.
+function paintLine([r0, c0], [r1, c1]) {
+  const n = Math.max(Math.abs(r1 - r0), Math.abs(c1 - c0), 1);
+  for (let i = 1; i <= n; i++) paint(Math.round(r0 + (r1 - r0) * i / n), Math.round(c0 + (c1 - c0) * i / n));
+  painting = [r1, c1];
+}
 
 function paint(r, c) {
   const tool = document.querySelector("input[name=tool]:checked").value;
