@@ -319,13 +319,28 @@ function newBuilder() {
   for (let r = 0; r < bh; r++) for (let c = 0; c < bw; c++) {
     const el = document.createElement("div");
     el.className = "cell"; el.dataset.r = r; el.dataset.c = c;
-    el.addEventListener("mousedown", (e) => { e.preventDefault(); painting = [r, c]; paint(r, c); });
-    el.addEventListener("mouseenter", () => { if (painting) paintLine(painting, [r, c]); });
     g.appendChild(el);
   }
   drawBuilder();
 }
-window.addEventListener("mouseup", () => { painting = false; });
+// Pointer events: mouse, pen and touch alike paint by tapping or dragging.
+function cellAt(e) {
+  const el = document.elementFromPoint(e.clientX, e.clientY);
+  return el && el.parentElement === $("builder-grid") ? [Number(el.dataset.r), Number(el.dataset.c)] : null;
+}
+$("builder-grid").addEventListener("pointerdown", (e) => {
+  const at = cellAt(e);
+  if (!at) return;
+  e.preventDefault();
+  painting = at; paint(...at);
+});
+$("builder-grid").addEventListener("pointermove", (e) => {
+  if (!painting) return;
+  const at = cellAt(e);
+  if (at && (at[0] !== painting[0] || at[1] !== painting[1])) paintLine(painting, at);
+});
+window.addEventListener("pointerup", () => { painting = false; });
+window.addEventListener("pointercancel", () => { painting = false; });
 
 // A fast drag skips squares between two mouse events: paint the straight line between them.
 function paintLine([r0, c0], [r1, c1]) {
