@@ -27,6 +27,7 @@ mod convert;
 mod interrupt;
 mod next;
 mod pool;
+mod serve;
 mod show;
 mod solve;
 mod verify;
@@ -171,6 +172,11 @@ pub enum Command {
     ///
     /// Example: sokoban next data/cs161-hw3-problems.lisp --level 1 --moves "r"
     Next(next::NextArgs),
+    /// Serve a web player on this machine: play, load, build and watch solutions in the
+    /// browser, with a JSON API (see the README).
+    ///
+    /// Example: sokoban serve --port 6101
+    Serve(serve::ServeArgs),
 }
 
 /// A level file format on the command line.
@@ -415,6 +421,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Apply(a) => apply::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Next(a) => next::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 
