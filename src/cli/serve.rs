@@ -295,11 +295,15 @@ async fn solve(State(app): State<Arc<AppState>>, body: Result<Bytes, BytesReject
     let req = body_json(body)?;
     let level = request_level(&req)?;
     let mode = match str_field(&req, "mode")?.unwrap_or("auto") {
-        "auto" | "pushes" => Mode::Pushes,
+        "auto" => Mode::Auto,
+        "pushes" => Mode::Pushes,
         "moves" => Mode::Moves,
         "cost" => Mode::Cost,
         "bfs" => Mode::Bfs,
-        other => return Err(ApiError::bad(format!("unknown mode {other:?} (auto, pushes, moves, cost or bfs)"))),
+        "fast" => Mode::Fast,
+        other => {
+            return Err(ApiError::bad(format!("unknown mode {other:?} (auto, pushes, moves, cost, bfs or fast)")));
+        }
     };
     let asked = match req.get("time_limit") {
         None | Some(Value::Null) => 10.0,
