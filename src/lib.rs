@@ -16,6 +16,7 @@ pub mod error;
 pub mod format;
 pub mod level;
 pub mod lurd;
+pub mod metrics;
 pub mod moves;
 pub mod rules;
 pub mod solutions;

@@ -1,7 +1,9 @@
 //! Reading solution files: JSON lines (`{"level": 3, "lurd": "..."}`, the output of
 //! `sokoban solve --json`; lines whose `lurd` is null are levels without a solution and are
 //! skipped) or TSV whose first column is the 1-based level number and whose last column is the
-//! LURD string (a header line is allowed).
+//! LURD string (a header line is allowed). LURD may be run-length encoded (`3l2U`); it is
+//! written out in full when read (a string that does not expand is kept as written, so the
+//! replay reports its first bad character).
 
 use crate::error::Error;
 
@@ -10,7 +12,7 @@ use crate::error::Error;
 pub struct Entry {
     /// 1-based level number.
     pub level: usize,
-    /// The moves, in LURD.
+    /// The moves, in LURD (run-length encoding written out).
     pub lurd: String,
     /// 1-based line in the solutions file.
     pub line: usize,
@@ -62,14 +64,14 @@ pub fn read(text: &str) -> Result<Read, Error> {
         if json {
             let e: JsonEntry = serde_json::from_str(text).map_err(|e| err(format!("bad JSON: {e}")))?;
             if let Some(lurd) = e.lurd {
-                out.entries.push(Entry { level: e.level, lurd, line });
+                out.entries.push(Entry { level: e.level, lurd: expanded(lurd), line });
             }
             continue;
         }
         let cols: Vec<&str> = text.split('\t').collect();
         match cols[0].trim().parse::<usize>() {
             Ok(level) if cols.len() >= 2 => {
-                let lurd = cols[cols.len() - 1].trim().to_string();
+                let lurd = expanded(cols[cols.len() - 1].trim().to_string());
                 out.entries.push(Entry { level, lurd, line });
             }
             Ok(_) => return Err(err("expected at least two tab-separated columns".into())),
@@ -84,6 +86,12 @@ pub fn read(text: &str) -> Result<Read, Error> {
         }
     }
     Ok(out)
+}
+
+/// `lurd` with its run-length encoding written out, or as it is when it has none or it does not
+/// expand.
+fn expanded(lurd: String) -> String {
+    if crate::lurd::is_rle(&lurd) { crate::lurd::expand(&lurd).unwrap_or(lurd) } else { lurd }
 }
 
 #[cfg(test)]
@@ -109,5 +117,9 @@ mod tests {
         assert_eq!(r.skipped[0].line, 1);
         // A header of several columns is a header, not a skipped solution.
         assert!(read("level\tlurd\n1\tuu\n").unwrap().skipped.is_empty());
+        // Run-length encoded LURD is written out; a string that does not expand is kept.
+        assert_eq!(parse("1\t3l2U\n").unwrap()[0].lurd, "lllUU");
+        assert_eq!(parse("{\"level\": 1, \"lurd\": \"2(uR)\"}\n").unwrap()[0].lurd, "uRuR");
+        assert_eq!(parse("1\t3\n").unwrap()[0].lurd, "3");
     }
 }

@@ -103,13 +103,26 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
                 .or(r.first_case_mismatch.filter(|_| !a.any_case))
         });
         if a.json {
-            let obj = serde_json::json!({
+            let mut obj = serde_json::json!({
                 "level": e.level, "status": status, "moves": moves, "pushes": pushes,
                 "at": at, "error": if detail.is_empty() { None } else { Some(&detail) },
             });
+            let metrics = if valid {
+                file.get(e.level).ok().and_then(|l| sokoban::metrics::measure_lurd(l, &e.lurd))
+            } else {
+                None
+            };
+            super::solve::add_metrics(&mut obj, metrics.as_ref());
             outln!("{obj}")?;
         } else if valid {
-            outln!("level {}: valid, {}, {}", e.level, plural(moves, "move"), plural(pushes, "push"))?;
+            let metrics = file.get(e.level).ok().and_then(|l| sokoban::metrics::measure_lurd(l, &e.lurd));
+            let extra = metrics.map_or(String::new(), |m| {
+                format!(
+                    ", {} box lines, {} box changes, {} pushing sessions, {} player lines",
+                    m.box_lines, m.box_changes, m.pushing_sessions, m.player_lines
+                )
+            });
+            outln!("level {}: valid, {}, {}{extra}", e.level, plural(moves, "move"), plural(pushes, "push"))?;
         } else {
             outln!("level {}: {status}: {detail}", e.level)?;
         }
