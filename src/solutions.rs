@@ -1,4 +1,5 @@
-//! Reading solution files: JSON lines (`{"level": 3, "lurd": "..."}`, the output of
+//! Reading solution files: `.sok` files (levels with `Solution` sections, see [`crate::sok`]),
+//! JSON lines (`{"level": 3, "lurd": "..."}`, the output of
 //! `sokoban solve --json`; lines whose `lurd` is null are levels without a solution and are
 //! skipped) or TSV whose first column is the 1-based level number and whose last column is the
 //! LURD string (a header line is allowed). LURD may be run-length encoded (`3l2U`); it is
@@ -54,7 +55,15 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Error> {
 /// as solutions (a first line of one column, such as a bare LURD string; a header of several
 /// columns and JSON lines whose `lurd` is null are not reported). Level number 0 is kept as an
 /// entry (the caller reports it, as for any level the level file does not have).
+/// A `.sok` file (one with board rows, see [`crate::sok`]) is read by
+/// [`crate::sok::read_solutions`].
 pub fn read(text: &str) -> Result<Read, Error> {
+    if !text.trim_start().starts_with('{') && crate::sok::looks_like_sok(text) {
+        let sok = crate::sok::read_solutions(text);
+        let entries = sok.entries.into_iter().map(|f| Entry { level: f.level, lurd: f.lurd, line: f.line }).collect();
+        let skipped = sok.skipped.into_iter().map(|(line, reason)| Skipped { line, reason }).collect();
+        return Ok(Read { entries, skipped });
+    }
     let lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
     let mut lines = lines.filter(|(_, l)| !l.trim().is_empty()).peekable();
     let json = lines.peek().is_some_and(|(_, l)| l.trim_start().starts_with('{'));

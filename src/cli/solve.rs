@@ -165,6 +165,10 @@ pub struct SolveArgs {
     /// in the printed solution and the JSON `lurd` field (every reader of this program takes it).
     #[arg(long)]
     pub rle: bool,
+    /// Also write the levels with their solutions to FILE as a .sok file (opens in YASC, JSoko
+    /// and other Sokoban programs; `sokoban verify FILE FILE` checks it).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// After solving, print the board after every move so the solution can be watched (redrawn
     /// in place on a terminal).
     #[arg(long, conflicts_with = "json")]
@@ -306,8 +310,15 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         spinner.set_message(format!("0 of {} levels done", picked.len()));
         spinner.enable_steady_tick(Duration::from_millis(100));
     }
+    if let Some(out) = &a.out
+        && super::same_file(out, &a.levels)
+    {
+        anyhow::bail!("--out {} would write over the level file", out.display());
+    }
     let finished = AtomicU64::new(0);
     let mut tally = Tally::start();
+    // The solutions for --out, by level number (None: not solved).
+    let mut found: Vec<(usize, Option<String>)> = Vec::new();
     let work = |i: usize| -> Result<Outcome, String> {
         let n = picked[i];
         let level = file.get(n)?;
@@ -342,6 +353,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
             return Ok(()); // reported once, below
         }
         tally.add(Some(out.status()));
+        found.push((n, out.result.as_ref().ok().map(|s| s.lurd.clone())));
         let level = file.get(n).expect("solved levels parsed");
         spinner.suspend(|| print_outcome(&a, &config, delay, level, n, out, &mut code))
     };
@@ -356,6 +368,16 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         }
     });
     spinner.finish_and_clear();
+    if let Some(path) = &a.out {
+        let blocks: Vec<sokoban::sok::Block> = found
+            .iter()
+            .filter_map(|(n, lurd)| {
+                let level = file.get(*n).ok()?;
+                Some(sokoban::sok::Block { number: *n, level, solutions: lurd.iter().cloned().collect() })
+            })
+            .collect();
+        super::write_output(path, &sokoban::sok::write(&blocks))?;
+    }
     if let Some(e) = failure {
         return Err(e);
     }
