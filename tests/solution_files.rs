@@ -127,3 +127,24 @@ proptest! {
         prop_assert_eq!(expand(&grouped).unwrap(), lurd.repeat(3));
     }
 }
+
+#[test]
+fn optimize_improves_never_worsens_and_reads_any_solution_file() {
+    let dir = std::env::temp_dir().join(format!("sokoban-opt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let levels = dir.join("l.xsb");
+    std::fs::write(&levels, "#######\n#@ $ .#\n#     #\n#######\n\n#####\n#@$.#\n#####\n").unwrap();
+    let l = levels.to_str().unwrap();
+    // A detour on level 1 and an optimal solution of level 2.
+    let (code, out, err) = sokoban(&["optimize", l, "-", "--json", "--metric", "moves"], Some("1\tdrulrRlrR\n2\tR\n"));
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!((rows[0]["lurd"].as_str(), rows[0]["improved"].as_bool()), (Some("rRR"), Some(true)));
+    assert_eq!((rows[1]["lurd"].as_str(), rows[1]["improved"].as_bool()), (Some("R"), Some(false)));
+    assert!(err.contains("1 of 2 solutions improved"), "{err}");
+    // An invalid solution is reported, not optimised.
+    let (code, _, err) = sokoban(&["optimize", l, "-"], Some("1\tL\n"));
+    assert_eq!(code, 2);
+    assert!(err.contains("not a valid solution"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
