@@ -36,13 +36,16 @@ pub struct Limits {
     pub radius: usize,
     /// Most configurations in the vicinity (the vicinity stops growing there).
     pub max_configs: usize,
+    /// Most search states (configurations times the level's squares, 16 bytes each); the
+    /// vicinity stops growing there, and a solution whose own path needs more is kept as given.
+    pub max_states: usize,
     /// Give up (keeping the given solution) after this instant.
     pub deadline: Option<Instant>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { radius: 1, max_configs: 50_000, deadline: None }
+        Limits { radius: 1, max_configs: 50_000, max_states: 16_000_000, deadline: None }
     }
 }
 
@@ -117,6 +120,11 @@ pub fn optimize(level: &Level, lurd: &str, metric: Metric, limits: Limits) -> Re
         }
         pos = next;
     }
+    let nsq = level.square_count().max(1);
+    let max_configs = limits.max_configs.min(limits.max_states / nsq);
+    if configs.len() > max_configs {
+        return Ok(Optimized { complete: false, ..given });
+    }
     // The vicinity: configurations up to `radius` pushes from the core (player reachability is
     // not checked here; the search only takes legal steps).
     let mut frontier: Vec<u32> = (0..configs.len() as u32).collect();
@@ -139,7 +147,7 @@ pub fn optimize(level: &Level, lurd: &str, metric: Metric, limits: Limits) -> Re
                     if ids.contains_key(&n) {
                         continue;
                     }
-                    if configs.len() >= limits.max_configs {
+                    if configs.len() >= max_configs {
                         stopped = true;
                         break;
                     }
@@ -150,7 +158,6 @@ pub fn optimize(level: &Level, lurd: &str, metric: Metric, limits: Limits) -> Re
         frontier = next_frontier;
     }
     // Dijkstra over (configuration, player square).
-    let nsq = level.square_count();
     let states = configs.len() * nsq;
     let mut best: Vec<(u32, u32)> = vec![(u32::MAX, u32::MAX); states];
     let mut parent: Vec<(u32, u8)> = vec![(u32::MAX, 0); states];
@@ -268,5 +275,9 @@ mod tests {
         let past = Limits { deadline: Some(Instant::now()), ..Limits::default() };
         let kept = optimize(&level, "drulrRlrR", Metric::Pushes, past).unwrap();
         assert!(kept.moves <= 9);
+        // A state budget smaller than the solution's own path keeps it as given.
+        let tiny = Limits { max_states: 1, ..Limits::default() };
+        let kept = optimize(&level, "drulrRlrR", Metric::Pushes, tiny).unwrap();
+        assert_eq!((kept.lurd.as_str(), kept.improved, kept.complete), ("drulrRlrR", false, false));
     }
 }
