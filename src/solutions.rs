@@ -1,7 +1,10 @@
-//! Reading solution files: JSON lines (`{"level": 3, "lurd": "..."}`, the output of
+//! Reading solution files: `.sok` files (levels with `Solution` sections, see [`crate::sok`]),
+//! JSON lines (`{"level": 3, "lurd": "..."}`, the output of
 //! `sokoban solve --json`; lines whose `lurd` is null are levels without a solution and are
 //! skipped) or TSV whose first column is the 1-based level number and whose last column is the
-//! LURD string (a header line is allowed).
+//! LURD string (a header line is allowed). LURD may be run-length encoded (`3l2U`); it is
+//! written out in full when read (a string that does not expand is kept as written, so the
+//! replay reports its first bad character).
 
 use crate::error::Error;
 
@@ -10,7 +13,7 @@ use crate::error::Error;
 pub struct Entry {
     /// 1-based level number.
     pub level: usize,
-    /// The moves, in LURD.
+    /// The moves, in LURD (run-length encoding written out).
     pub lurd: String,
     /// 1-based line in the solutions file.
     pub line: usize,
@@ -52,7 +55,15 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, Error> {
 /// as solutions (a first line of one column, such as a bare LURD string; a header of several
 /// columns and JSON lines whose `lurd` is null are not reported). Level number 0 is kept as an
 /// entry (the caller reports it, as for any level the level file does not have).
+/// A `.sok` file (one with board rows, see [`crate::sok`]) is read by
+/// [`crate::sok::read_solutions`].
 pub fn read(text: &str) -> Result<Read, Error> {
+    if !text.trim_start().starts_with('{') && crate::sok::looks_like_sok(text) {
+        let sok = crate::sok::read_solutions(text);
+        let entries = sok.entries.into_iter().map(|f| Entry { level: f.level, lurd: f.lurd, line: f.line }).collect();
+        let skipped = sok.skipped.into_iter().map(|(line, reason)| Skipped { line, reason }).collect();
+        return Ok(Read { entries, skipped });
+    }
     let lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
     let mut lines = lines.filter(|(_, l)| !l.trim().is_empty()).peekable();
     let json = lines.peek().is_some_and(|(_, l)| l.trim_start().starts_with('{'));
@@ -62,14 +73,14 @@ pub fn read(text: &str) -> Result<Read, Error> {
         if json {
             let e: JsonEntry = serde_json::from_str(text).map_err(|e| err(format!("bad JSON: {e}")))?;
             if let Some(lurd) = e.lurd {
-                out.entries.push(Entry { level: e.level, lurd, line });
+                out.entries.push(Entry { level: e.level, lurd: expanded(lurd), line });
             }
             continue;
         }
         let cols: Vec<&str> = text.split('\t').collect();
         match cols[0].trim().parse::<usize>() {
             Ok(level) if cols.len() >= 2 => {
-                let lurd = cols[cols.len() - 1].trim().to_string();
+                let lurd = expanded(cols[cols.len() - 1].trim().to_string());
                 out.entries.push(Entry { level, lurd, line });
             }
             Ok(_) => return Err(err("expected at least two tab-separated columns".into())),
@@ -84,6 +95,12 @@ pub fn read(text: &str) -> Result<Read, Error> {
         }
     }
     Ok(out)
+}
+
+/// `lurd` with its run-length encoding written out, or as it is when it has none or it does not
+/// expand.
+fn expanded(lurd: String) -> String {
+    if crate::lurd::is_rle(&lurd) { crate::lurd::expand(&lurd).unwrap_or(lurd) } else { lurd }
 }
 
 #[cfg(test)]
@@ -109,5 +126,9 @@ mod tests {
         assert_eq!(r.skipped[0].line, 1);
         // A header of several columns is a header, not a skipped solution.
         assert!(read("level\tlurd\n1\tuu\n").unwrap().skipped.is_empty());
+        // Run-length encoded LURD is written out; a string that does not expand is kept.
+        assert_eq!(parse("1\t3l2U\n").unwrap()[0].lurd, "lllUU");
+        assert_eq!(parse("{\"level\": 1, \"lurd\": \"2(uR)\"}\n").unwrap()[0].lurd, "uRuR");
+        assert_eq!(parse("1\t3\n").unwrap()[0].lurd, "3");
     }
 }

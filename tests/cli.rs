@@ -233,7 +233,31 @@ fn solve_json_has_exactly_the_documented_fields() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
         keys.sort_unstable();
-        assert_eq!(keys, ["level", "lurd", "moves", "nodes", "optimal", "pushes", "seconds", "status", "title"]);
+        assert_eq!(
+            keys,
+            [
+                "box_changes",
+                "box_lines",
+                "level",
+                "lurd",
+                "moves",
+                "nodes",
+                "optimal",
+                "player_lines",
+                "pushes",
+                "pushing_sessions",
+                "seconds",
+                "status",
+                "title"
+            ]
+        );
+        // The metrics are those of the replayed solution (a fresh count from the LURD string).
+        let (pushes, lurd) = (v["pushes"].as_u64().unwrap(), v["lurd"].as_str().unwrap());
+        let sessions = v["pushing_sessions"].as_u64().unwrap();
+        let runs = lurd.split(|c: char| c.is_ascii_lowercase()).filter(|r| !r.is_empty()).count() as u64;
+        assert_eq!(sessions, runs);
+        assert!(v["box_lines"].as_u64().unwrap() >= sessions && v["box_lines"].as_u64().unwrap() <= pushes);
+        assert!(v["box_changes"].as_u64().unwrap() <= v["box_lines"].as_u64().unwrap());
         assert_eq!(v["status"], "solved");
         assert_eq!(v["optimal"], "pushes,moves");
     }

@@ -26,6 +26,7 @@ mod bench;
 mod convert;
 mod interrupt;
 mod next;
+mod optimize;
 mod pool;
 mod serve;
 mod show;
@@ -152,6 +153,12 @@ pub enum Command {
     ///
     /// Example: sokoban verify data/xsokoban90.xsb data/xsokoban90-reference-solutions.tsv
     Verify(verify::VerifyArgs),
+    /// Improve given solutions (from any program) by a vicinity search: the cheapest solution
+    /// among box configurations within --radius pushes of the given path. Never worse; every
+    /// result is verified.
+    ///
+    /// Example: sokoban optimize data/xsokoban90.xsb data/xsokoban90-reference-solutions.tsv --level 1
+    Optimize(optimize::OptimizeArgs),
     /// Print levels with their titles.
     ///
     /// Example: sokoban show data/microban.xsb --level 3
@@ -417,6 +424,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Bench(a) => bench::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Optimize(a) => optimize::run(a),
         Command::Show(a) => show::run(a),
         Command::Apply(a) => apply::run(a),
         Command::Convert(a) => convert::run(a),

@@ -172,6 +172,14 @@ pub struct SolveArgs {
     /// field stays LURD and a `solution` field holds the other spelling.
     #[arg(long, value_enum, default_value = "lurd")]
     pub move_format: MoveFormatArg,
+    /// Write LURD run-length encoded: a count before a repeated letter (`3l2U` for `lllUU`),
+    /// in the printed solution and the JSON `lurd` field (every reader of this program takes it).
+    #[arg(long)]
+    pub rle: bool,
+    /// Also write the levels with their solutions to FILE as a .sok file (opens in YASC, JSoko
+    /// and other Sokoban programs; `sokoban verify FILE FILE` checks it).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// After solving, print the board after every move so the solution can be watched (redrawn
     /// in place on a terminal).
     #[arg(long, conflicts_with = "json")]
@@ -313,8 +321,15 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         spinner.set_message(format!("0 of {} levels done", picked.len()));
         spinner.enable_steady_tick(Duration::from_millis(100));
     }
+    if let Some(out) = &a.out
+        && super::same_file(out, &a.levels)
+    {
+        anyhow::bail!("--out {} would write over the level file", out.display());
+    }
     let finished = AtomicU64::new(0);
     let mut tally = Tally::start();
+    // The solutions for --out, by level number (None: not solved).
+    let mut found: Vec<(usize, Option<String>)> = Vec::new();
     let work = |i: usize| -> Result<Outcome, String> {
         let n = picked[i];
         let level = file.get(n)?;
@@ -349,6 +364,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
             return Ok(()); // reported once, below
         }
         tally.add(Some(out.status()));
+        found.push((n, out.result.as_ref().ok().map(|s| s.lurd.clone())));
         let level = file.get(n).expect("solved levels parsed");
         spinner.suspend(|| print_outcome(&a, &config, delay, level, n, out, &mut code))
     };
@@ -363,6 +379,16 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         }
     });
     spinner.finish_and_clear();
+    if let Some(path) = &a.out {
+        let blocks: Vec<sokoban::sok::Block> = found
+            .iter()
+            .filter_map(|(n, lurd)| {
+                let level = file.get(*n).ok()?;
+                Some(sokoban::sok::Block { number: *n, level, solutions: lurd.iter().cloned().collect() })
+            })
+            .collect();
+        super::write_output(path, &sokoban::sok::write(&blocks))?;
+    }
     if let Some(e) = failure {
         return Err(e);
     }
@@ -393,8 +419,18 @@ fn print_outcome(
         *code = EXIT_NEGATIVE;
     }
     let format = a.move_format.format();
+    let lurd_text = |moves: &[Move]| {
+        let lurd = sokoban::lurd::encode(moves);
+        if a.rle { sokoban::lurd::compress(&lurd) } else { lurd }
+    };
     if a.json {
         let mut json = out.json();
+        let metrics =
+            out.result.as_ref().ok().and_then(|s| sokoban::metrics::measure(level, s.moves.iter().map(|m| m.dir)).ok());
+        add_metrics(&mut json, metrics.as_ref());
+        if let (Ok(s), true) = (&out.result, a.rle) {
+            json["lurd"] = serde_json::Value::String(lurd_text(&s.moves));
+        }
         if let (Ok(s), false) = (&out.result, format == MoveFormat::Lurd) {
             let text = sokoban::moves::write(&s.moves, format);
             // A JSON spelling is embedded as an array, words as a string.
@@ -416,7 +452,11 @@ fn print_outcome(
                 plural(s.stats.expanded as usize, "node"),
                 s.stats.seconds
             )?;
-            outln!("{}", sokoban::moves::write(&s.moves, format))?;
+            if format == MoveFormat::Lurd {
+                outln!("{}", lurd_text(&s.moves))?;
+            } else {
+                outln!("{}", sokoban::moves::write(&s.moves, format))?;
+            }
             if a.animate {
                 animate(level, &s.moves, delay)?;
             }
@@ -428,6 +468,15 @@ fn print_outcome(
         }
     }
     Ok(())
+}
+
+/// Adds the secondary solution metrics (null when there is no solution) to a level's JSON.
+pub fn add_metrics(json: &mut serde_json::Value, metrics: Option<&sokoban::metrics::Metrics>) {
+    let get = |f: fn(&sokoban::metrics::Metrics) -> usize| metrics.map(f);
+    json["box_lines"] = get(|m| m.box_lines).into();
+    json["box_changes"] = get(|m| m.box_changes).into();
+    json["pushing_sessions"] = get(|m| m.pushing_sessions).into();
+    json["player_lines"] = get(|m| m.player_lines).into();
 }
 
 /// The seconds between frames of --animate: as given (checked), else 0.15 on a terminal and 0

@@ -13,7 +13,8 @@ use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Select
 pub struct VerifyArgs {
     /// The level file.
     pub levels: PathBuf,
-    /// The solutions: JSON lines or TSV (level number first, LURD last).
+    /// The solutions: a .sok file (levels with Solution sections), JSON lines or TSV (level
+    /// number first, LURD last); LURD may be run-length encoded. `-` reads standard input.
     pub solutions: PathBuf,
     /// Check only the solutions of these levels (the others in SOLUTIONS are skipped).
     #[command(flatten)]
@@ -29,17 +30,27 @@ pub struct VerifyArgs {
 }
 
 pub fn run(a: VerifyArgs) -> Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(&a.solutions).with_context(|| format!("cannot read {}", a.solutions.display()))?;
-    let read = sokoban::solutions::read(&text).with_context(|| format!("in {}", a.solutions.display()))?;
+    let stdin = a.solutions.as_os_str() == "-";
+    if stdin && a.levels.as_os_str() == "-" {
+        anyhow::bail!("the levels and the solutions cannot both come from standard input (-)");
+    }
+    let text = if stdin {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("cannot read standard input")?;
+        text
+    } else {
+        std::fs::read_to_string(&a.solutions).with_context(|| format!("cannot read {}", a.solutions.display()))?
+    };
+    let name = if stdin { "<stdin>".to_string() } else { a.solutions.display().to_string() };
+    let read = sokoban::solutions::read(&text).with_context(|| format!("in {name}"))?;
     for skip in &read.skipped {
-        eprintln!("warning: {}:{}: skipped, {}", a.solutions.display(), skip.line, skip.reason);
+        eprintln!("warning: {name}:{}: skipped, {}", skip.line, skip.reason);
     }
     let mut entries = read.entries;
     if entries.is_empty() {
         eprintln!(
-            "warning: {} holds no solution to check (expected JSON lines or TSV: level number first, LURD last)",
-            a.solutions.display()
+            "warning: {name} holds no solution to check (expected a .sok file with Solution sections, JSON \
+             lines or TSV: level number first, LURD last)"
         );
     }
     // Only the levels that have a solution to check are built.
@@ -49,7 +60,7 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
         let picked = a.select.pick(file.count)?;
         entries.retain(|e| picked.contains(&e.level));
         if entries.is_empty() {
-            anyhow::bail!("{} has no solution for the selected levels", a.solutions.display());
+            anyhow::bail!("{name} has no solution for the selected levels");
         }
     }
     let (mut ok, mut bad) = (0usize, 0usize);
@@ -103,13 +114,26 @@ pub fn run(a: VerifyArgs) -> Result<ExitCode> {
                 .or(r.first_case_mismatch.filter(|_| !a.any_case))
         });
         if a.json {
-            let obj = serde_json::json!({
+            let mut obj = serde_json::json!({
                 "level": e.level, "status": status, "moves": moves, "pushes": pushes,
                 "at": at, "error": if detail.is_empty() { None } else { Some(&detail) },
             });
+            let metrics = if valid {
+                file.get(e.level).ok().and_then(|l| sokoban::metrics::measure_lurd(l, &e.lurd))
+            } else {
+                None
+            };
+            super::solve::add_metrics(&mut obj, metrics.as_ref());
             outln!("{obj}")?;
         } else if valid {
-            outln!("level {}: valid, {}, {}", e.level, plural(moves, "move"), plural(pushes, "push"))?;
+            let metrics = file.get(e.level).ok().and_then(|l| sokoban::metrics::measure_lurd(l, &e.lurd));
+            let extra = metrics.map_or(String::new(), |m| {
+                format!(
+                    ", {} box lines, {} box changes, {} pushing sessions, {} player lines",
+                    m.box_lines, m.box_changes, m.pushing_sessions, m.player_lines
+                )
+            });
+            outln!("level {}: valid, {}, {}{extra}", e.level, plural(moves, "move"), plural(pushes, "push"))?;
         } else {
             outln!("level {}: {status}: {detail}", e.level)?;
         }

@@ -34,7 +34,7 @@ pub(crate) fn cell_of(ch: char) -> Option<RawCell> {
     Some(RawCell { wall, goal, box_, player })
 }
 
-fn is_board_line(line: &str) -> bool {
+pub(crate) fn is_board_line(line: &str) -> bool {
     let t = line.trim_start();
     let Some(first) = t.chars().next() else { return false };
     if first == '#' {
