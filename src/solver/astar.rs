@@ -11,12 +11,15 @@
 //! again. States are merged only when their full keys are equal, so the proof holds exactly.
 
 use std::fmt::Debug;
+use std::time::Instant;
 
 use super::bound::LowerBound;
 use super::budget::{Budget, Stop};
 use super::config::{Config, Heuristic, Objective};
 use super::expand::cost_of;
 use super::expand::{Push as LevelPush, pushes_to_moves};
+use super::frozen::NoTable;
+use super::hungarian::Stopped;
 use super::open::{Buckets, Heap, OpenList};
 use super::report::{Optimality, Solution, SolveError, Stats};
 use super::state::{BoxAt, KeyLayout, hash};
@@ -110,10 +113,22 @@ impl Metric for WeightedCost {
 
 /// Runs A* on `level` with the given analysis, minimising `objective`.
 pub fn solve(level: &Level, a: &Analysis, config: &Config, objective: Objective) -> Result<Solution, SolveError> {
+    solve_from(level, a, config, objective, Instant::now())
+}
+
+/// Like [`solve`], for a search whose clock started at `started` (before the analysis, so the
+/// time limit covers it too).
+pub fn solve_from(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    objective: Objective,
+    started: Instant,
+) -> Result<Solution, SolveError> {
     match objective {
-        Objective::Pushes => run::<Pushes>(level, a, config, objective),
-        Objective::Moves => run::<Moves>(level, a, config, objective),
-        Objective::Cost => run::<WeightedCost>(level, a, config, objective),
+        Objective::Pushes => run::<Pushes>(level, a, config, objective, started),
+        Objective::Moves => run::<Moves>(level, a, config, objective, started),
+        Objective::Cost => run::<WeightedCost>(level, a, config, objective, started),
     }
 }
 
@@ -125,8 +140,14 @@ struct Pending<G> {
     table: super::frozen::TableId,
 }
 
-fn run<M: Metric>(level: &Level, a: &Analysis, config: &Config, objective: Objective) -> Result<Solution, SolveError> {
-    let mut budget = Budget::new(config);
+fn run<M: Metric>(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    objective: Objective,
+    started: Instant,
+) -> Result<Solution, SolveError> {
+    let mut budget = Budget::starting_at(config, started);
     let mut stats = Stats::default();
     let n_boxes = level.boxes().len();
     let n_goals = level.goals().len();
@@ -168,12 +189,25 @@ fn run<M: Metric>(level: &Level, a: &Analysis, config: &Config, objective: Objec
             frozen_goals: config.frozen_goals && config.heuristic == Heuristic::Hungarian,
         },
     );
-    let mut bound = LowerBound::new(a, config.heuristic, cover_goals, push_weight, successors.rules().frozen_goals);
+    if !budget.fits(a.bytes() + LowerBound::bytes_for(a)) {
+        return Err(budget.error(Stop::Memory, stats, 0, 0));
+    }
+    let frozen_goals = successors.rules().frozen_goals;
+    let Some(mut bound) =
+        LowerBound::new_within(a, config.heuristic, cover_goals, push_weight, frozen_goals, &mut budget.stop_check())
+    else {
+        let stop = budget.stop_reason();
+        return Err(budget.error(stop, stats, 0, 0));
+    };
     let layout = KeyLayout::new(a, class_weight.len());
     let mut store: NodeStore<M::G> = NodeStore::new(layout);
     let mut open = M::Open::new();
-    let bytes =
-        |store: &NodeStore<M::G>, open: &M::Open, bound: &LowerBound| store.bytes() + open.bytes() + bound.bytes();
+    let bytes = |store: &NodeStore<M::G>, open: &M::Open, bound: &LowerBound| {
+        a.bytes() + store.bytes() + open.bytes() + bound.bytes()
+    };
+    // Room left for a new distance table.
+    let memory = config.memory_limit.unwrap_or(usize::MAX);
+    let room = |held: usize| memory.saturating_sub(held);
 
     // The root.
     let mut boxes: Vec<BoxAt> = Vec::with_capacity(n_boxes);
@@ -190,11 +224,24 @@ fn run<M: Metric>(level: &Level, a: &Analysis, config: &Config, objective: Objec
     successors.load(&boxes);
     let player = a.sq(level.player());
     let root_player = if successors.rules().normalize { successors.normalized(a, player) } else { player };
-    let Some(root_table) = bound.table_for(a, &mut successors, &boxes) else {
-        return Err(budget.error(Stop::Memory, stats, 0, 0));
+    let held = bytes(&store, &open, &bound);
+    let made = bound.table_for(a, &mut successors, &boxes, room(held), &mut budget.stop_check());
+    let root_table = match made {
+        Ok(t) => t,
+        Err(NoTable::Full) => return Err(budget.error(Stop::Memory, stats, 0, held)),
+        Err(NoTable::Stopped) => {
+            let stop = budget.stop_reason();
+            return Err(budget.error(stop, stats, 0, held));
+        }
     };
-    let Some(h) = bound.of(a, root_table, &boxes) else {
-        return Err(SolveError::Unsolvable(budget.finish(stats, 0, 0)));
+    let matched = bound.of_within(a, root_table, &boxes, &mut budget.stop_check());
+    let h = match matched {
+        Ok(Some(h)) => h,
+        Ok(None) => return Err(SolveError::Unsolvable(budget.finish(stats, 0, held))),
+        Err(Stopped) => {
+            let stop = budget.stop_reason();
+            return Err(budget.error(stop, stats, 0, held));
+        }
     };
     let root = Node { parent: None, g: M::G::default(), h: clamp(h), player: root_player, table: root_table };
     let root_id = store.insert(&key, root, hash(&key, root_player)).expect("the store starts empty");
@@ -233,9 +280,17 @@ fn run<M: Metric>(level: &Level, a: &Analysis, config: &Config, objective: Objec
             let table = if push.freezes_on_goal {
                 child_boxes.clone_from(&boxes);
                 child_boxes[push.index].sq = push.to;
-                match successors.with_push(push, |board| bound.table_for(a, board, &child_boxes)) {
-                    Some(t) => t,
-                    None => return Err(budget.error(Stop::Memory, stats, store.len(), bytes(&store, &open, &bound))),
+                let held = bytes(&store, &open, &bound);
+                let made = successors.with_push(push, |board| {
+                    bound.table_for(a, board, &child_boxes, room(held), &mut budget.stop_check())
+                });
+                match made {
+                    Ok(t) => t,
+                    Err(NoTable::Full) => return Err(budget.error(Stop::Memory, stats, store.len(), held)),
+                    Err(NoTable::Stopped) => {
+                        let stop = budget.stop_reason();
+                        return Err(budget.error(stop, stats, store.len(), held));
+                    }
                 }
             } else {
                 node.table
@@ -269,6 +324,9 @@ fn run<M: Metric>(level: &Level, a: &Analysis, config: &Config, objective: Objec
         bound.begin_children(a, boxes.len(), pending.len());
         for (k, c) in pending.iter().enumerate() {
             let key = &pending_keys[k * layout.stride()..(k + 1) * layout.stride()];
+            if let Err(s) = budget.poll() {
+                return Err(budget.error(s, stats, store.len(), bytes(&store, &open, &bound)));
+            }
             child_boxes.clone_from(&boxes);
             child_boxes[c.push.index].sq = c.push.to;
             match bound.child(a, node.table, c.table, &boxes, &child_boxes, c.push.index) {

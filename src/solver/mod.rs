@@ -52,13 +52,30 @@ pub use report::{Optimality, Solution, SolveError, Stats, Status, Summary};
 /// Solves a level under `config`. Every solution returned has been replayed by the
 /// independent verifier ([`crate::verify`]); an engine answer that fails the replay is reported
 /// as [`SolveError::Unverified`], never returned.
+///
+/// [`Config::weights`] must give one weight per box ([`SolveError::WrongWeights`] otherwise).
 pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
+    if let Some(weights) = &config.weights
+        && weights.len() != level.boxes().len()
+    {
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let (given, boxes) = (count(weights.len()), count(level.boxes().len()));
+        return Err(SolveError::WrongWeights { given, boxes, stats: Stats::default() });
+    }
     let (engine, objective) = config.mode.plan();
     let solution = match engine {
         Engine::Bfs => bfs::solve(level, config)?,
         Engine::AStar => {
-            let analysis = Analysis::new(level);
-            astar::solve(level, &analysis, config, objective)?
+            let mut budget = budget::Budget::new(config);
+            // The analysis's table and the bound's copy of it must fit before either is built.
+            if !budget.fits(Analysis::bytes_for(level).saturating_mul(2)) {
+                return Err(budget.error(budget::Stop::Memory, Stats::default(), 0, 0));
+            }
+            let Some(analysis) = Analysis::new_within(level, &mut budget.stop_check()) else {
+                let stop = budget.stop_reason();
+                return Err(budget.error(stop, Stats::default(), 0, 0));
+            };
+            astar::solve_from(level, &analysis, config, objective, budget.started())?
         }
     };
     if crate::verify::verify(level, &solution.lurd).is_valid_solution() {
