@@ -64,7 +64,7 @@ def main():
     ap.add_argument("repros", help="directory holding boxes200.xsb and room250_1000.xsb")
     ap.add_argument("--binary", default="target/release/sokoban")
     ap.add_argument("--limits", default="1,5,20", help="time limits S in seconds")
-    ap.add_argument("--memory", type=int, default=300, help="memory limit M in MB")
+    ap.add_argument("--memory", type=int, default=64, help="memory limit M in MB")
     ap.add_argument("--quick", action="store_true", help="S = 1 only")
     ap.add_argument("--skip", default="", help="comma list of parts to skip: time,ctrl-c,memory")
     args = ap.parse_args()

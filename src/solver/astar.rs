@@ -273,7 +273,11 @@ fn run<M: Metric>(
             let stats = budget.finish(stats, store.len(), bytes(&store, &open, &bound));
             return finish::<M>(level, a, &store, id, &level_weights, stats, bound.tables_built());
         }
-        successors.expand(a, &boxes, node.player, &mut pushes, &mut stats);
+        let mut stop = || budget.poll().is_err();
+        if successors.expand_within(a, &boxes, node.player, &mut pushes, &mut stats, &mut stop).is_err() {
+            let stop = budget.stop_reason();
+            return Err(budget.error(stop, stats, store.len(), bytes(&store, &open, &bound)));
+        }
         for push in &pushes {
             // A box frozen on a goal changes the distance table; otherwise the frozen set is the
             // parent's (see `frozen`).
@@ -329,9 +333,15 @@ fn run<M: Metric>(
             }
             child_boxes.clone_from(&boxes);
             child_boxes[c.push.index].sq = c.push.to;
-            match bound.child(a, node.table, c.table, &boxes, &child_boxes, c.push.index) {
-                None => stats.pruned_no_matching += 1,
-                Some(h) => {
+            let mut stop = || budget.poll().is_err();
+            let bounded = bound.child(a, node.table, c.table, &boxes, &child_boxes, c.push.index, &mut stop);
+            match bounded {
+                Err(Stopped) => {
+                    let stop = budget.stop_reason();
+                    return Err(budget.error(stop, stats, store.len(), bytes(&store, &open, &bound)));
+                }
+                Ok(None) => stats.pruned_no_matching += 1,
+                Ok(Some(h)) => {
                     let held = bytes(&store, &open, &bound);
                     if !budget.fits(held + store.growth().max(open.growth())) {
                         return Err(budget.error(Stop::Memory, stats, store.len(), held));

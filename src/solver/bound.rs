@@ -170,7 +170,8 @@ impl LowerBound {
 
     /// The bound of a child that moved box `moved` of `parent` (giving `child`), over `table`.
     /// Children whose table is the parent's `parent_table` re-solve one row of the parent's
-    /// matching; the others are solved in full.
+    /// matching; the others are solved in full. Full solves call `stop` between rows and give
+    /// up with [`Stopped`] when it returns true (a row re-solve is O(boxes²) and is not checked).
     #[allow(clippy::too_many_arguments)]
     pub fn child(
         &mut self,
@@ -180,16 +181,17 @@ impl LowerBound {
         parent: &[BoxAt],
         child: &[BoxAt],
         moved: usize,
-    ) -> Option<u64> {
+        stop: &mut impl FnMut() -> bool,
+    ) -> Result<Option<u64>, Stopped> {
         if table != parent_table {
-            return self.of(a, table, child);
+            return self.of_within(a, table, child, stop);
         }
         if self.incremental && !self.saved {
             let dist = self.tables.table(table);
             let weights = &self.push_weight;
             let n = parent.len();
             let costs = Costs::new(a, dist, weights, parent);
-            if self.hungarian.solve(n, n, move |b, g| costs.at(b, g)).is_some() {
+            if self.hungarian.solve_within(n, n, move |b, g| costs.at(b, g), stop)?.is_some() {
                 self.hungarian.save();
                 self.saved = true;
             } else {
@@ -197,13 +199,13 @@ impl LowerBound {
             }
         }
         if !self.incremental {
-            return self.of(a, table, child);
+            return self.of_within(a, table, child, stop);
         }
         let dist = self.tables.table(table);
         let weights = &self.push_weight;
         let costs = Costs::new(a, dist, weights, child);
-        let total = self.hungarian.resolve_row(child.len(), moved, move |b, g| costs.at(b, g))?;
-        Some(total as u64)
+        let total = self.hungarian.resolve_row(child.len(), moved, move |b, g| costs.at(b, g));
+        Ok(total.map(|t| t as u64))
     }
 }
 
