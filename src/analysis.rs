@@ -66,6 +66,30 @@ impl Analysis {
     /// Analyses a level. Dead-square pruning is turned off when the level's rule lets boxes stay
     /// off goals (more boxes than goals under "every goal covered").
     pub fn new(level: &Level) -> Analysis {
+        Analysis::new_within(level, &mut || false).expect("a check that never stops")
+    }
+
+    /// Bytes the analysis of `level` holds (its distance table and square tables), known before
+    /// it is built so a caller can refuse a level that would not fit a memory limit.
+    pub fn bytes_for(level: &Level) -> usize {
+        let n = level.square_count();
+        level.goals().len().saturating_mul(n).saturating_mul(2).saturating_add(n.saturating_mul(24))
+    }
+
+    /// Bytes this analysis holds (see [`Analysis::bytes_for`]).
+    pub fn bytes(&self) -> usize {
+        self.dist.len() * 2 + self.squares * 24
+    }
+
+    /// Like [`Analysis::new`], but calls `stop` between steps of bounded work (one goal's
+    /// search, one table row: O(squares) each) and gives up with `None` as soon as it returns
+    /// true, so a deadline or a cancel flag is observed with a small overshoot whatever the
+    /// level's size. `stop` is called once before any work, so a check that is already true
+    /// returns at once.
+    pub fn new_within(level: &Level, stop: &mut impl FnMut() -> bool) -> Option<Analysis> {
+        if stop() {
+            return None;
+        }
         let n = level.square_count();
         let nb = |s: usize, d: Dir| level.neighbor(Square::new(s), d).map(Square::index);
         // Push distances in level numbering, one BFS backwards from each goal.
@@ -73,6 +97,9 @@ impl Analysis {
         let mut level_dist = vec![UNREACHABLE; goal_list.len() * n];
         let mut queue = Vec::with_capacity(n);
         for (gi, g) in goal_list.iter().enumerate() {
+            if stop() {
+                return None;
+            }
             let row = &mut level_dist[gi * n..(gi + 1) * n];
             row[g.index()] = 0;
             queue.clear();
@@ -93,7 +120,18 @@ impl Analysis {
             }
         }
         let pruning = !(level.rule() == SolvedRule::AllGoalsCovered && level.boxes().len() > goal_list.len());
-        let is_live = |s: usize| !pruning || (0..goal_list.len()).any(|g| level_dist[g * n + s] != UNREACHABLE);
+        let mut live_square = vec![!pruning; n];
+        if pruning {
+            for g in 0..goal_list.len() {
+                if stop() {
+                    return None;
+                }
+                for (live, &d) in live_square.iter_mut().zip(&level_dist[g * n..(g + 1) * n]) {
+                    *live |= d != UNREACHABLE;
+                }
+            }
+        }
+        let is_live = |s: usize| live_square[s];
 
         // Goals first, then other live squares, then dead squares.
         let mut order: Vec<usize> = goal_list.iter().map(|g| g.index()).collect();
@@ -106,13 +144,19 @@ impl Analysis {
         }
         let neighbors =
             order.iter().map(|&s| Dir::ALL.map(|d| nb(s, d).map_or(NO_SQUARE, |t| of_level[t].0))).collect();
-        let mut dist = vec![UNREACHABLE; goal_list.len() * n];
+        // Renumber each row in place (one row of scratch), so the table exists only once.
+        let mut dist = level_dist;
+        let mut row = vec![UNREACHABLE; n];
         for g in 0..goal_list.len() {
+            if stop() {
+                return None;
+            }
+            row.copy_from_slice(&dist[g * n..(g + 1) * n]);
             for (i, &s) in order.iter().enumerate() {
-                dist[g * n + i] = level_dist[g * n + s];
+                dist[g * n + i] = row[s];
             }
         }
-        Analysis {
+        Some(Analysis {
             squares: n,
             live,
             goals: goal_list.len(),
@@ -121,7 +165,7 @@ impl Analysis {
             neighbors,
             dist,
             pruning,
-        }
+        })
     }
 
     /// Number of squares.

@@ -105,6 +105,7 @@ fn show(level: &Level) -> String {
 }
 
 #[test]
+#[allow(clippy::result_large_err)] // a test closure returning the library's own result type
 fn moves_mode_and_bfs_equal_exhaustive_search() {
     let (mut solved, mut unsolvable) = (0, 0);
     for (i, level) in levels(400, 7000, 3).into_iter().enumerate() {

@@ -18,6 +18,8 @@ use super::budget::{Budget, Stop};
 use super::config::{Config, Heuristic, Objective};
 use super::expand::cost_of;
 use super::expand::{Push as LevelPush, pushes_to_moves};
+use super::frozen::NoTable;
+use super::hungarian::Stopped;
 use super::open::{Buckets, Heap, OpenList};
 use super::report::{Optimality, Solution, SolveError, Stats};
 use super::state::{BoxAt, KeyLayout, hash};
@@ -179,9 +181,20 @@ impl Metric for PushesThenMoves {
 /// by both passes); if they stop it, the first pass's solution is returned, proven in pushes
 /// only.
 pub fn solve(level: &Level, a: &Analysis, config: &Config, objective: Objective) -> Result<Solution, SolveError> {
+    solve_from(level, a, config, objective, Instant::now())
+}
+
+/// Like [`solve`], for a search whose clock started at `started` (before the analysis, so the
+/// time limit covers it too).
+pub fn solve_from(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    objective: Objective,
+    started: Instant,
+) -> Result<Solution, SolveError> {
     match objective {
         Objective::Pushes => {
-            let started = Instant::now();
             let first = run::<Pushes>(level, a, config, None, Stats::default(), started)?;
             if !config.moves_tiebreak {
                 return Ok(first);
@@ -192,8 +205,8 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config, objective: Objective)
                 Err(e) => Ok(Solution { stats: e.stats().clone(), ..first }),
             }
         }
-        Objective::Moves => run::<Moves>(level, a, config, None, Stats::default(), Instant::now()),
-        Objective::Cost => run::<WeightedCost>(level, a, config, None, Stats::default(), Instant::now()),
+        Objective::Moves => run::<Moves>(level, a, config, None, Stats::default(), started),
+        Objective::Cost => run::<WeightedCost>(level, a, config, None, Stats::default(), started),
     }
 }
 
@@ -258,12 +271,25 @@ fn run<M: Metric>(
             frozen_goals: config.frozen_goals && config.heuristic == Heuristic::Hungarian,
         },
     );
-    let mut bound = LowerBound::new(a, config.heuristic, cover_goals, push_weight, successors.rules().frozen_goals);
+    if !budget.fits(a.bytes() + LowerBound::bytes_for(a)) {
+        return Err(budget.error(Stop::Memory, stats, 0, 0));
+    }
+    let frozen_goals = successors.rules().frozen_goals;
+    let Some(mut bound) =
+        LowerBound::new_within(a, config.heuristic, cover_goals, push_weight, frozen_goals, &mut budget.stop_check())
+    else {
+        let stop = budget.stop_reason();
+        return Err(budget.error(stop, stats, 0, 0));
+    };
     let layout = KeyLayout::new(a, class_weight.len());
     let mut store: NodeStore<M::G> = NodeStore::new(layout);
     let mut open = M::Open::new();
-    let bytes =
-        |store: &NodeStore<M::G>, open: &M::Open, bound: &LowerBound| store.bytes() + open.bytes() + bound.bytes();
+    let bytes = |store: &NodeStore<M::G>, open: &M::Open, bound: &LowerBound| {
+        a.bytes() + store.bytes() + open.bytes() + bound.bytes()
+    };
+    // Room left for a new distance table.
+    let memory = config.memory_limit.unwrap_or(usize::MAX);
+    let room = |held: usize| memory.saturating_sub(held);
 
     // The root.
     let mut boxes: Vec<BoxAt> = Vec::with_capacity(n_boxes);
@@ -280,11 +306,24 @@ fn run<M: Metric>(
     successors.load(&boxes);
     let player = a.sq(level.player());
     let root_player = if successors.rules().normalize { successors.normalized(a, player) } else { player };
-    let Some(root_table) = bound.table_for(a, &mut successors, &boxes) else {
-        return Err(budget.error(Stop::Memory, stats, 0, 0));
+    let held = bytes(&store, &open, &bound);
+    let made = bound.table_for(a, &mut successors, &boxes, room(held), &mut budget.stop_check());
+    let root_table = match made {
+        Ok(t) => t,
+        Err(NoTable::Full) => return Err(budget.error(Stop::Memory, stats, 0, held)),
+        Err(NoTable::Stopped) => {
+            let stop = budget.stop_reason();
+            return Err(budget.error(stop, stats, 0, held));
+        }
     };
-    let Some(h) = bound.of(a, root_table, &boxes) else {
-        return Err(SolveError::Unsolvable(budget.finish(stats, 0, 0)));
+    let matched = bound.of_within(a, root_table, &boxes, &mut budget.stop_check());
+    let h = match matched {
+        Ok(Some(h)) => h,
+        Ok(None) => return Err(SolveError::Unsolvable(budget.finish(stats, 0, held))),
+        Err(Stopped) => {
+            let stop = budget.stop_reason();
+            return Err(budget.error(stop, stats, 0, held));
+        }
     };
     let root = Node { parent: None, g: M::G::default(), h: clamp(h), player: root_player, table: root_table };
     let root_id = store.insert(&key, root, hash(&key, root_player)).expect("the store starts empty");
@@ -316,16 +355,28 @@ fn run<M: Metric>(
             let stats = budget.finish(stats, store.len(), bytes(&store, &open, &bound));
             return finish::<M>(level, a, &store, id, &level_weights, stats, bound.tables_built());
         }
-        successors.expand(a, &boxes, node.player, &mut pushes, &mut stats);
+        let mut stop = || budget.poll().is_err();
+        if successors.expand_within(a, &boxes, node.player, &mut pushes, &mut stats, &mut stop).is_err() {
+            let stop = budget.stop_reason();
+            return Err(budget.error(stop, stats, store.len(), bytes(&store, &open, &bound)));
+        }
         for push in &pushes {
             // A box frozen on a goal changes the distance table; otherwise the frozen set is the
             // parent's (see `frozen`).
             let table = if push.freezes_on_goal {
                 child_boxes.clone_from(&boxes);
                 child_boxes[push.index].sq = push.to;
-                match successors.with_push(push, |board| bound.table_for(a, board, &child_boxes)) {
-                    Some(t) => t,
-                    None => return Err(budget.error(Stop::Memory, stats, store.len(), bytes(&store, &open, &bound))),
+                let held = bytes(&store, &open, &bound);
+                let made = successors.with_push(push, |board| {
+                    bound.table_for(a, board, &child_boxes, room(held), &mut budget.stop_check())
+                });
+                match made {
+                    Ok(t) => t,
+                    Err(NoTable::Full) => return Err(budget.error(Stop::Memory, stats, store.len(), held)),
+                    Err(NoTable::Stopped) => {
+                        let stop = budget.stop_reason();
+                        return Err(budget.error(stop, stats, store.len(), held));
+                    }
                 }
             } else {
                 node.table
@@ -364,11 +415,20 @@ fn run<M: Metric>(
         bound.begin_children(a, boxes.len(), pending.len());
         for (k, c) in pending.iter().enumerate() {
             let key = &pending_keys[k * layout.stride()..(k + 1) * layout.stride()];
+            if let Err(s) = budget.poll() {
+                return Err(budget.error(s, stats, store.len(), bytes(&store, &open, &bound)));
+            }
             child_boxes.clone_from(&boxes);
             child_boxes[c.push.index].sq = c.push.to;
-            match bound.child(a, node.table, c.table, &boxes, &child_boxes, c.push.index) {
-                None => stats.pruned_no_matching += 1,
-                Some(h) => {
+            let mut stop = || budget.poll().is_err();
+            let bounded = bound.child(a, node.table, c.table, &boxes, &child_boxes, c.push.index, &mut stop);
+            match bounded {
+                Err(Stopped) => {
+                    let stop = budget.stop_reason();
+                    return Err(budget.error(stop, stats, store.len(), bytes(&store, &open, &bound)));
+                }
+                Ok(None) => stats.pruned_no_matching += 1,
+                Ok(Some(h)) => {
                     let held = bytes(&store, &open, &bound);
                     if !budget.fits(held + store.growth().max(open.growth())) {
                         return Err(budget.error(Stop::Memory, stats, store.len(), held));

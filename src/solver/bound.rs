@@ -12,8 +12,8 @@
 //! [`LowerBound::child`] do that.
 
 use super::config::Heuristic;
-use super::frozen::{FrozenTables, TableId};
-use super::hungarian::{FORBIDDEN, Hungarian};
+use super::frozen::{FrozenTables, NoTable, TableId};
+use super::hungarian::{FORBIDDEN, Hungarian, Stopped};
 use super::state::BoxAt;
 use super::successors::Successors;
 use crate::analysis::{Analysis, UNREACHABLE};
@@ -44,19 +44,38 @@ impl LowerBound {
         push_weight: Vec<i64>,
         frozen_goals: bool,
     ) -> LowerBound {
+        LowerBound::new_within(a, heuristic, cover_goals, push_weight, frozen_goals, &mut || false)
+            .expect("a check that never stops")
+    }
+
+    /// Bytes [`LowerBound::new`] allocates for `a`'s level (its copy of the distance table).
+    pub fn bytes_for(a: &Analysis) -> usize {
+        a.distance_table().len() * 2
+    }
+
+    /// Like [`LowerBound::new`], but building the tables calls `stop` now and then and gives
+    /// up with `None` when it returns true.
+    pub fn new_within(
+        a: &Analysis,
+        heuristic: Heuristic,
+        cover_goals: bool,
+        push_weight: Vec<i64>,
+        frozen_goals: bool,
+        stop: &mut impl FnMut() -> bool,
+    ) -> Option<LowerBound> {
         // Unit weights are kept as an empty list, which `pair_cost` reads as "every push is 1".
         let push_weight = if push_weight.iter().all(|&w| w == 1) { Vec::new() } else { push_weight };
-        LowerBound {
+        Some(LowerBound {
             heuristic,
             cover_goals,
             push_weight,
             frozen_goals: frozen_goals && heuristic == Heuristic::Hungarian,
-            tables: FrozenTables::new(a),
+            tables: FrozenTables::new_within(a, stop)?,
             hungarian: Hungarian::default(),
             set: vec![0; a.goals().div_ceil(64).max(1)],
             incremental: false,
             saved: false,
-        }
+        })
     }
 
     /// Whether the bound uses frozen-goal tables.
@@ -75,10 +94,18 @@ impl LowerBound {
     }
 
     /// The table for the boxes frozen on goals in the state loaded in `board` (its boxes are
-    /// `boxes`); `None` when no more tables can be made (treat as out of memory).
-    pub fn table_for(&mut self, a: &Analysis, board: &mut Successors, boxes: &[BoxAt]) -> Option<TableId> {
+    /// `boxes`). A new table is built only within `room` bytes ([`NoTable::Full`], treat as out
+    /// of memory); `stop` can end its build ([`NoTable::Stopped`]).
+    pub fn table_for(
+        &mut self,
+        a: &Analysis,
+        board: &mut Successors,
+        boxes: &[BoxAt],
+        room: usize,
+        stop: &mut impl FnMut() -> bool,
+    ) -> Result<TableId, NoTable> {
         if !self.frozen_goals {
-            return Some(TableId::STATIC);
+            return Ok(TableId::STATIC);
         }
         self.set.fill(0);
         for b in boxes {
@@ -86,18 +113,32 @@ impl LowerBound {
                 self.set[b.sq.index() / 64] |= 1 << (b.sq.index() % 64);
             }
         }
-        self.tables.id(a, &self.set)
+        self.tables.id(a, &self.set, room, stop)
     }
 
     /// The bound of `boxes` over distance table `table`, or `None` if no box-to-goal matching
     /// exists (a deadlock).
     pub fn of(&mut self, a: &Analysis, table: TableId, boxes: &[BoxAt]) -> Option<u64> {
-        match self.heuristic {
+        // A check that never stops never gives `Err`.
+        self.of_within(a, table, boxes, &mut || false).ok().flatten()
+    }
+
+    /// Like [`LowerBound::of`], but the matching calls `stop` between rows (O(boxes·goals) work
+    /// at most between calls) and gives up with [`Stopped`] when it returns true: the root of a
+    /// level with a thousand boxes takes long enough to matter.
+    pub fn of_within(
+        &mut self,
+        a: &Analysis,
+        table: TableId,
+        boxes: &[BoxAt],
+        stop: &mut impl FnMut() -> bool,
+    ) -> Result<Option<u64>, Stopped> {
+        Ok(match self.heuristic {
             Heuristic::Zero => Some(0),
             Heuristic::Boxes => {
                 if self.cover_goals {
                     let covered = boxes.iter().filter(|b| a.is_goal(b.sq)).count();
-                    return Some(a.goals().saturating_sub(covered) as u64);
+                    return Ok(Some(a.goals().saturating_sub(covered) as u64));
                 }
                 let weight = |b: &BoxAt| self.push_weight.get(usize::from(b.class)).copied().unwrap_or(1);
                 let off: i64 = boxes.iter().filter(|b| !a.is_goal(b.sq)).map(weight).sum();
@@ -109,13 +150,13 @@ impl LowerBound {
                 let costs = Costs::new(a, dist, weights, boxes);
                 let cost = move |b: usize, g: usize| costs.at(b, g);
                 let total = if self.cover_goals {
-                    self.hungarian.solve(a.goals(), boxes.len(), |g, b| cost(b, g))?
+                    self.hungarian.solve_within(a.goals(), boxes.len(), |g, b| cost(b, g), stop)?
                 } else {
-                    self.hungarian.solve(boxes.len(), a.goals(), cost)?
+                    self.hungarian.solve_within(boxes.len(), a.goals(), cost, stop)?
                 };
-                Some(total as u64)
+                total.map(|t| t as u64)
             }
-        }
+        })
     }
 
     /// Prepares for the bounds of `children` children of a parent with `boxes` boxes: the
@@ -129,7 +170,8 @@ impl LowerBound {
 
     /// The bound of a child that moved box `moved` of `parent` (giving `child`), over `table`.
     /// Children whose table is the parent's `parent_table` re-solve one row of the parent's
-    /// matching; the others are solved in full.
+    /// matching; the others are solved in full. Full solves call `stop` between rows and give
+    /// up with [`Stopped`] when it returns true (a row re-solve is O(boxes²) and is not checked).
     #[allow(clippy::too_many_arguments)]
     pub fn child(
         &mut self,
@@ -139,16 +181,17 @@ impl LowerBound {
         parent: &[BoxAt],
         child: &[BoxAt],
         moved: usize,
-    ) -> Option<u64> {
+        stop: &mut impl FnMut() -> bool,
+    ) -> Result<Option<u64>, Stopped> {
         if table != parent_table {
-            return self.of(a, table, child);
+            return self.of_within(a, table, child, stop);
         }
         if self.incremental && !self.saved {
             let dist = self.tables.table(table);
             let weights = &self.push_weight;
             let n = parent.len();
             let costs = Costs::new(a, dist, weights, parent);
-            if self.hungarian.solve(n, n, move |b, g| costs.at(b, g)).is_some() {
+            if self.hungarian.solve_within(n, n, move |b, g| costs.at(b, g), stop)?.is_some() {
                 self.hungarian.save();
                 self.saved = true;
             } else {
@@ -156,13 +199,13 @@ impl LowerBound {
             }
         }
         if !self.incremental {
-            return self.of(a, table, child);
+            return self.of_within(a, table, child, stop);
         }
         let dist = self.tables.table(table);
         let weights = &self.push_weight;
         let costs = Costs::new(a, dist, weights, child);
-        let total = self.hungarian.resolve_row(child.len(), moved, move |b, g| costs.at(b, g))?;
-        Some(total as u64)
+        let total = self.hungarian.resolve_row(child.len(), moved, move |b, g| costs.at(b, g));
+        Ok(total.map(|t| t as u64))
     }
 }
 

@@ -89,12 +89,20 @@ impl<'c> Budget<'c> {
         if since < CHECK_NANOS / 2 && self.interval < 1 << 16 {
             self.interval *= 2;
         } else if since > CHECK_NANOS * 2 && self.interval > 1 {
-            self.interval /= 2;
+            // Down at once in proportion: after a stretch of cheap calls (children's bounds) a
+            // long interval must not carry over into expensive ones (expansions of a big level).
+            let scaled = u128::from(self.interval) * CHECK_NANOS / since;
+            self.interval = u32::try_from(scaled).unwrap_or(1).max(1);
         }
         self.countdown = self.interval - 1;
         if let (Some(p), Some(expanded)) = (&self.config.progress, expanded) {
             p.store(expanded, Ordering::Relaxed);
         }
+        self.limits(now)
+    }
+
+    /// Whether the cancel flag or the time limit stops the search at `now`.
+    fn limits(&self, now: Instant) -> Result<(), Stop> {
         if self.config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(Stop::Cancelled);
         }
@@ -107,7 +115,31 @@ impl<'c> Budget<'c> {
     /// Checks the time and cancel limits now, whatever the interval (for long steps outside the
     /// expansion loop).
     pub fn check_now(&mut self) -> Result<(), Stop> {
+        // Not through `check`: these calls are not expansions and must not skew its interval.
+        self.limits(Instant::now())
+    }
+
+    /// Checks the time and cancel limits within an expansion (once per child, say): the clock
+    /// is read on the same adaptive interval as [`Budget::tick`], so an expansion with thousands
+    /// of expensive children (a level with a thousand boxes) still stops about on time.
+    #[inline]
+    pub fn poll(&mut self) -> Result<(), Stop> {
+        if self.countdown > 0 {
+            self.countdown -= 1;
+            return Ok(());
+        }
         self.check(None)
+    }
+
+    /// A stop check for long steps that take a closure (the analysis, table builds, the root
+    /// matching): true once the time or cancel limit is reached.
+    pub fn stop_check(&mut self) -> impl FnMut() -> bool + '_ {
+        move || self.check_now().is_err()
+    }
+
+    /// Why a step that [`Budget::stop_check`] ended stopped.
+    pub fn stop_reason(&mut self) -> Stop {
+        self.check_now().err().unwrap_or(Stop::Timeout)
     }
 
     /// Whether `bytes` of search memory stay within the memory limit.

@@ -46,13 +46,27 @@ pub struct FrozenTables {
 impl FrozenTables {
     /// The static table of `a`, ready to add frozen sets to.
     pub fn new(a: &Analysis) -> FrozenTables {
+        FrozenTables::new_within(a, &mut || false).expect("a check that never stops")
+    }
+
+    /// Like [`FrozenTables::new`], but calls `stop` every few thousand squares and gives up with
+    /// `None` when it returns true.
+    pub fn new_within(a: &Analysis, stop: &mut impl FnMut() -> bool) -> Option<FrozenTables> {
         // The analysis keeps goal-major rows; the bound reads one box against every goal, so the
         // tables here are square-major: entry `s * goals + g`.
         let (n, goals) = (a.squares(), a.goals());
         let by_goal = a.distance_table();
-        let base: Box<[u16]> = (0..n * goals).map(|i| by_goal[(i % goals) * n + i / goals]).collect();
+        let mut base = vec![UNREACHABLE; n * goals].into_boxed_slice();
+        for s in 0..n {
+            if s % 1024 == 0 && stop() {
+                return None;
+            }
+            for g in 0..goals {
+                base[s * goals + g] = by_goal[g * n + s];
+            }
+        }
         let bytes = base.len() * 2;
-        FrozenTables { goals, tables: vec![base], ids: HashMap::new(), bytes, queue: Vec::new() }
+        Some(FrozenTables { goals, tables: vec![base], ids: HashMap::new(), bytes, queue: Vec::new() })
     }
 
     /// Table `id`: entry `s * goals + g` is the pushes from solver square `s` to goal `g`, or
@@ -72,29 +86,49 @@ impl FrozenTables {
         self.tables.len()
     }
 
-    /// The id of the table for the goals in `frozen` (bit `g` set: goal `g` holds a frozen box),
-    /// building it if needed. An empty set is the static table. `None` when the set is new and
-    /// 65,536 tables exist already (the caller treats that as running out of memory).
-    pub fn id(&mut self, a: &Analysis, frozen: &[u64]) -> Option<TableId> {
-        if frozen.iter().all(|&w| w == 0) {
-            return Some(TableId::STATIC);
-        }
-        if let Some(&id) = self.ids.get(frozen) {
-            return Some(id);
-        }
-        let id = TableId(u16::try_from(self.tables.len()).ok()?);
-        let table = self.build(a, frozen);
-        self.bytes += table.len() * 2 + frozen.len() * 8 + 32;
-        self.tables.push(table);
-        self.ids.insert(frozen.into(), id);
-        Some(id)
+    /// Bytes a new table adds.
+    pub fn table_bytes(&self, a: &Analysis) -> usize {
+        a.goals() * a.squares() * 2 + self.goals.div_ceil(64).max(1) * 8 + 32
     }
 
-    fn build(&mut self, a: &Analysis, frozen: &[u64]) -> Box<[u16]> {
+    /// The id of the table for the goals in `frozen` (bit `g` set: goal `g` holds a frozen box),
+    /// building it if needed. An empty set is the static table. A new table is built only if
+    /// it fits in `room` bytes and fewer than 65,536 exist ([`NoTable::Full`] otherwise, which
+    /// the caller treats as running out of memory); `stop` is called between goals (O(squares)
+    /// work each) and ends the build with [`NoTable::Stopped`] when it returns true.
+    pub fn id(
+        &mut self,
+        a: &Analysis,
+        frozen: &[u64],
+        room: usize,
+        stop: &mut impl FnMut() -> bool,
+    ) -> Result<TableId, NoTable> {
+        if frozen.iter().all(|&w| w == 0) {
+            return Ok(TableId::STATIC);
+        }
+        if let Some(&id) = self.ids.get(frozen) {
+            return Ok(id);
+        }
+        let id = TableId(u16::try_from(self.tables.len()).map_err(|_| NoTable::Full)?);
+        let bytes = self.table_bytes(a);
+        if bytes > room {
+            return Err(NoTable::Full);
+        }
+        let table = self.build(a, frozen, stop).ok_or(NoTable::Stopped)?;
+        self.bytes += bytes;
+        self.tables.push(table);
+        self.ids.insert(frozen.into(), id);
+        Ok(id)
+    }
+
+    fn build(&mut self, a: &Analysis, frozen: &[u64], stop: &mut impl FnMut() -> bool) -> Option<Box<[u16]>> {
         let goals = self.goals;
         let is_frozen = |s: Sq| a.is_goal(s) && frozen[s.index() / 64] >> (s.index() % 64) & 1 == 1;
         let mut dist = vec![UNREACHABLE; a.goals() * a.squares()].into_boxed_slice();
         for goal in a.all().take(a.goals()) {
+            if stop() {
+                return None;
+            }
             let g = goal.index();
             let at = |s: Sq| s.index() * goals + g;
             dist[at(goal)] = 0;
@@ -122,8 +156,17 @@ impl FrozenTables {
                 }
             }
         }
-        dist
+        Some(dist)
     }
+}
+
+/// Why [`FrozenTables::id`] gave no table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoTable {
+    /// The table would not fit in memory, or the ids ran out.
+    Full,
+    /// The stop check asked to end the build.
+    Stopped,
 }
 
 #[cfg(test)]
@@ -144,7 +187,7 @@ mod tests {
         assert_eq!(tables.table(TableId::STATIC)[sq(3) * goals + inner], 2);
         let mut frozen = vec![0u64; 1];
         frozen[0] |= 1 << inner;
-        let id = tables.id(&a, &frozen).unwrap();
+        let id = tables.id(&a, &frozen, usize::MAX, &mut || false).unwrap();
         assert_ne!(id, TableId::STATIC);
         let t = tables.table(id);
         let at = |goal: usize, s: usize| t[s * goals + goal];
@@ -152,11 +195,11 @@ mod tests {
         assert_eq!(at(inner, sq(3)), UNREACHABLE, "no other box reaches the taken goal");
         assert_eq!(at(outer, sq(3)), 1);
         assert_eq!(at(outer, sq(4)), 2);
-        assert_eq!(tables.id(&a, &frozen), Some(id), "tables are built once per frozen set");
+        assert_eq!(tables.id(&a, &frozen, usize::MAX, &mut || false), Ok(id), "tables are built once per frozen set");
         assert_eq!(tables.count(), 2);
 
         // Frozen on the outer goal, the inner goal is cut off.
-        let id = tables.id(&a, &[1 << outer]).unwrap();
+        let id = tables.id(&a, &[1 << outer], usize::MAX, &mut || false).unwrap();
         assert_eq!(tables.table(id)[sq(3) * goals + inner], UNREACHABLE);
     }
 
@@ -165,7 +208,7 @@ mod tests {
         let level = parse_levels("#####\n#.$@#\n#####\n").unwrap().remove(0);
         let a = Analysis::new(&level);
         let mut tables = FrozenTables::new(&a);
-        assert_eq!(tables.id(&a, &[0]), Some(TableId::STATIC));
+        assert_eq!(tables.id(&a, &[0], usize::MAX, &mut || false), Ok(TableId::STATIC));
         let b = a.sq(level.square_at(1, 2).unwrap());
         assert_eq!(Some(tables.table(TableId::STATIC)[b.index() * a.goals()]), a.distance(0, b));
     }

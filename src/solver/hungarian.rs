@@ -13,6 +13,10 @@ fn clamped(cost: i64) -> i64 {
     cost.clamp(-FORBIDDEN, FORBIDDEN)
 }
 
+/// A [`Hungarian::solve_within`] that its stop check ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stopped;
+
 /// Reusable scratch for [`Hungarian::solve`].
 #[derive(Debug, Default, Clone)]
 pub struct Hungarian {
@@ -34,11 +38,25 @@ impl Hungarian {
     /// assignment uses a forbidden pair (a cost of at least [`FORBIDDEN`]), and when `rows >
     /// cols`, as no assignment exists then. Costs below `-FORBIDDEN` count as `-FORBIDDEN`.
     pub fn solve(&mut self, rows: usize, cols: usize, cost: impl Fn(usize, usize) -> i64) -> Option<i64> {
+        // A check that never stops never gives `Err`.
+        self.solve_within(rows, cols, cost, &mut || false).ok().flatten()
+    }
+
+    /// Like [`Hungarian::solve`], but calls `stop` before each row is added (O(rows·cols) work
+    /// at most between calls) and gives up with [`Stopped`] when it returns true, so a big
+    /// problem (a level with a thousand boxes) can be interrupted.
+    pub fn solve_within(
+        &mut self,
+        rows: usize,
+        cols: usize,
+        cost: impl Fn(usize, usize) -> i64,
+        stop: &mut impl FnMut() -> bool,
+    ) -> Result<Option<i64>, Stopped> {
         if rows == 0 {
-            return Some(0);
+            return Ok(Some(0));
         }
         if rows > cols {
-            return None;
+            return Ok(None);
         }
         let (n, m) = (rows, cols);
         self.u.clear();
@@ -50,9 +68,12 @@ impl Hungarian {
         self.way.clear();
         self.way.resize(m + 1, 0);
         for i in 1..=n {
+            if stop() {
+                return Err(Stopped);
+            }
             self.add_row(i, m, &cost);
         }
-        self.matched_total(m, &cost)
+        Ok(self.matched_total(m, &cost))
     }
 
     /// The total of the current matching over `m` columns, or `None` if it uses a forbidden pair.

@@ -54,16 +54,28 @@ pub use report::{Optimality, Solution, SolveError, Stats, Status, Summary};
 /// Solves a level under `config`. Every solution returned has been replayed by the
 /// independent verifier ([`crate::verify`]); an engine answer that fails the replay is reported
 /// as [`SolveError::Unverified`], never returned.
+///
+/// [`Config::weights`] must give one weight per box ([`SolveError::WrongWeights`] otherwise).
 pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
+    if let Some(weights) = &config.weights
+        && weights.len() != level.boxes().len()
+    {
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let (given, boxes) = (count(weights.len()), count(level.boxes().len()));
+        return Err(SolveError::WrongWeights { given, boxes, stats: Stats::default() });
+    }
     let (engine, objective) = config.mode.plan();
     let solution = match engine {
         Engine::Bfs => bfs::solve(level, config)?,
         Engine::AStar => {
-            let analysis = Analysis::new(level);
-            astar::solve(level, &analysis, config, objective)?
+            let (analysis, started) = analysed(level, config)?;
+            astar::solve_from(level, &analysis, config, objective, started)?
         }
-        Engine::Fast => fast::solve(level, &Analysis::new(level), config)?,
-        Engine::Auto => auto(level, config)?,
+        Engine::Fast => fast::solve(level, &analysed(level, config)?.0, config)?,
+        Engine::Auto => {
+            let (analysis, started) = analysed(level, config)?;
+            auto(level, &analysis, config, started)?
+        }
     };
     if crate::verify::verify(level, &solution.lurd).is_valid_solution() {
         Ok(solution)
@@ -77,10 +89,31 @@ const AUTO_SHARE: u32 = 4;
 /// The A* part of [`Mode::Auto`] expands at most this many states when no time limit is set.
 const AUTO_NODES: u64 = 200_000;
 
+/// The static analysis under the solve's limits (it can take long and much memory on a huge
+/// level), and when the solve's clock started.
+fn analysed(level: &Level, config: &Config) -> Result<(Analysis, std::time::Instant), SolveError> {
+    let mut budget = budget::Budget::new(config);
+    // The analysis's table and the bound's copy of it must fit before either is built.
+    if !budget.fits(Analysis::bytes_for(level).saturating_mul(2)) {
+        return Err(budget.error(budget::Stop::Memory, Stats::default(), 0, 0));
+    }
+    let analysis = Analysis::new_within(level, &mut budget.stop_check());
+    match analysis {
+        Some(analysis) => Ok((analysis, budget.started())),
+        None => {
+            let stop = budget.stop_reason();
+            Err(budget.error(stop, Stats::default(), 0, 0))
+        }
+    }
+}
+
 /// [`Mode::Auto`]: try to prove with A* under a share of the limits, then search fast.
-fn auto(level: &Level, config: &Config) -> Result<Solution, SolveError> {
-    let started = std::time::Instant::now();
-    let analysis = Analysis::new(level);
+fn auto(
+    level: &Level,
+    analysis: &Analysis,
+    config: &Config,
+    started: std::time::Instant,
+) -> Result<Solution, SolveError> {
     let proving = Config {
         mode: Mode::Pushes,
         time_limit: config.time_limit.map(|t| t / AUTO_SHARE),
@@ -92,9 +125,14 @@ fn auto(level: &Level, config: &Config) -> Result<Solution, SolveError> {
         },
         ..config.clone()
     };
-    match astar::solve(level, &analysis, &proving, Objective::Pushes) {
+    match astar::solve_from(level, analysis, &proving, Objective::Pushes, started) {
         Ok(solution) => return Ok(solution),
-        Err(e @ (SolveError::Unsolvable(_) | SolveError::Cancelled(_) | SolveError::Unverified(_))) => return Err(e),
+        Err(
+            e @ (SolveError::Unsolvable(_)
+            | SolveError::Cancelled(_)
+            | SolveError::Unverified(_)
+            | SolveError::WrongWeights { .. }),
+        ) => return Err(e),
         Err(SolveError::Timeout(_) | SolveError::MemoryLimit(_) | SolveError::NodeLimit(_)) => {}
     }
     let rest = Config {
@@ -102,7 +140,7 @@ fn auto(level: &Level, config: &Config) -> Result<Solution, SolveError> {
         time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
         ..config.clone()
     };
-    let mut result = fast::solve(level, &analysis, &rest);
+    let mut result = fast::solve(level, analysis, &rest);
     // Report the whole time spent.
     let seconds = started.elapsed().as_secs_f64();
     match &mut result {

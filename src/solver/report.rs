@@ -102,6 +102,16 @@ pub enum SolveError {
     /// The engine returned a solution that the independent verifier rejected (a bug).
     #[error("internal error: the solution found failed verification")]
     Unverified(Stats),
+    /// [`super::Config::weights`] does not give exactly one weight per box; nothing was searched.
+    #[error("the weights give {given} numbers but the level has {boxes} boxes (one weight per box, in reading order)")]
+    WrongWeights {
+        /// Weights given (saturated at `u32::MAX`).
+        given: u32,
+        /// Boxes of the level.
+        boxes: u32,
+        /// Empty counters.
+        stats: Stats,
+    },
 }
 
 impl SolveError {
@@ -113,7 +123,8 @@ impl SolveError {
             | SolveError::MemoryLimit(s)
             | SolveError::NodeLimit(s)
             | SolveError::Cancelled(s)
-            | SolveError::Unverified(s) => s,
+            | SolveError::Unverified(s)
+            | SolveError::WrongWeights { stats: s, .. } => s,
         }
     }
 
@@ -125,7 +136,8 @@ impl SolveError {
             | SolveError::MemoryLimit(s)
             | SolveError::NodeLimit(s)
             | SolveError::Cancelled(s)
-            | SolveError::Unverified(s) => s,
+            | SolveError::Unverified(s)
+            | SolveError::WrongWeights { stats: s, .. } => s,
         }
     }
     /// The status this error reports.
@@ -136,7 +148,7 @@ impl SolveError {
             SolveError::MemoryLimit(_) => Status::MemoryLimit,
             SolveError::NodeLimit(_) => Status::NodeLimit,
             SolveError::Cancelled(_) => Status::Cancelled,
-            SolveError::Unverified(_) => Status::Invalid,
+            SolveError::Unverified(_) | SolveError::WrongWeights { .. } => Status::Invalid,
         }
     }
 }
@@ -157,7 +169,8 @@ pub enum Status {
     NodeLimit,
     /// The search was cancelled.
     Cancelled,
-    /// The engine's answer failed verification (a bug).
+    /// The engine's answer failed verification (a bug), or the request was invalid (weights
+    /// that do not match the boxes).
     Invalid,
 }
 

@@ -12,6 +12,7 @@
 
 use super::corral::Corrals;
 use super::deadlock;
+use super::hungarian::Stopped;
 use super::report::Stats;
 use super::state::BoxAt;
 use crate::analysis::{Analysis, Sq};
@@ -125,6 +126,22 @@ impl Successors {
     /// Loads `boxes` with the player on `player` and writes every push that survives the rules
     /// to `out`, counting pruned pushes in `stats`.
     pub fn expand(&mut self, a: &Analysis, boxes: &[BoxAt], player: Sq, out: &mut Vec<Push>, stats: &mut Stats) {
+        // A check that never stops never gives `Err`.
+        let _ = self.expand_within(a, boxes, player, out, stats, &mut || false);
+    }
+
+    /// Like [`Successors::expand`], but calls `stop` before each box's pushes (each may flood
+    /// the player's region, O(squares)) and gives up with [`Stopped`] when it returns true, so
+    /// one expansion of a level with a thousand boxes can be interrupted. `out` is then partial.
+    pub fn expand_within(
+        &mut self,
+        a: &Analysis,
+        boxes: &[BoxAt],
+        player: Sq,
+        out: &mut Vec<Push>,
+        stats: &mut Stats,
+        stop: &mut impl FnMut() -> bool,
+    ) -> Result<(), Stopped> {
         out.clear();
         self.load(boxes);
         self.region.flood(a, &self.occupied, player, self.rules.walks);
@@ -144,6 +161,9 @@ impl Successors {
         for (index, &b) in boxes.iter().enumerate() {
             if restricted && !self.only.contains(&b.sq) {
                 continue;
+            }
+            if stop() {
+                return Err(Stopped);
             }
             for dir in Dir::ALL {
                 let (Some(to), Some(behind)) = (a.neighbor(b.sq, dir), a.neighbor(b.sq, dir.opposite())) else {
@@ -182,6 +202,7 @@ impl Successors {
                 self.occupied[b.sq.index()] = 1;
             }
         }
+        Ok(())
     }
 
     /// The player square after pushing the box on `from` to `to` (the board shows the child).
