@@ -67,6 +67,7 @@ def main():
     ap.add_argument("--memory", type=int, default=64, help="memory limit M in MB")
     ap.add_argument("--quick", action="store_true", help="S = 1 only")
     ap.add_argument("--skip", default="", help="comma list of parts to skip: time,ctrl-c,memory")
+    ap.add_argument("--modes", default=",".join(MODES), help="comma list of modes to run")
     args = ap.parse_args()
     limits = [1.0] if args.quick else [float(s) for s in args.limits.split(",")]
     skip = set(filter(None, args.skip.split(",")))
@@ -82,7 +83,7 @@ def main():
               flush=True)
 
     for name, largs in levels(args.repros):
-        for mode in MODES:
+        for mode in args.modes.split(","):
             if "time" not in skip:
                 for s in limits:
                     wall, rss, status, _ = run(args.binary, largs + ["--mode", mode, "--time-limit", str(s)])

@@ -25,6 +25,14 @@ fn position_bytes(level: &Level) -> usize {
     std::mem::size_of::<Position>() + level.square_count().div_ceil(64) * 8 + 16
 }
 
+/// Frees the search's tables on a helper thread: millions of positions, each with its own heap
+/// bitset, take seconds to free, and a time limit or Ctrl-C must not wait for that. Freed in
+/// place if no thread can be started.
+fn release<T: Send + 'static>(tables: T) {
+    // On a spawn error the closure, and the tables with it, are dropped here.
+    let _ = std::thread::Builder::new().name("bfs-free".into()).spawn(move || drop(tables));
+}
+
 /// Breadth-first search over unit moves.
 pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
     let mut budget = Budget::new(config);
@@ -50,7 +58,9 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
         }
         stats.expanded += 1;
         if let Err(stop) = budget.tick(stats.expanded) {
-            return Err(budget.error(stop, stats, parent.len(), bytes(&parent, &queue)));
+            let error = budget.error(stop, stats, parent.len(), bytes(&parent, &queue));
+            release((parent, queue));
+            return Err(error);
         }
         let mut succ = pos.successors(level);
         // Pushes first (stable, so each group keeps the up, right, down, left order).
@@ -72,7 +82,9 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
             // Room for one more entry, and for the map to double when it is full.
             let growth = if parent.len() == parent.capacity() { held } else { 2 * per_position };
             if !budget.fits(held + growth) {
-                return Err(budget.error(Stop::Memory, stats, parent.len(), held));
+                let error = budget.error(Stop::Memory, stats, parent.len(), held);
+                release((parent, queue));
+                return Err(error);
             }
             parent.insert(next.clone(), Some((pos.clone(), mv)));
             queue.push_back(next);
@@ -81,13 +93,17 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
     }
     let held = bytes(&parent, &queue);
     let stats = budget.finish(stats, parent.len(), held);
-    let Some(mut at) = found else { return Err(SolveError::Unsolvable(stats)) };
+    let Some(mut at) = found else {
+        release((parent, queue));
+        return Err(SolveError::Unsolvable(stats));
+    };
     let mut moves = Vec::new();
     while let Some(Some((prev, mv))) = parent.get(&at) {
         moves.push(*mv);
         at = prev.clone();
     }
     moves.reverse();
+    release((parent, queue));
     let weights = config.weights.clone().unwrap_or_else(|| level.weights().to_vec());
     Ok(Solution {
         lurd: crate::lurd::encode(&moves),
