@@ -11,7 +11,9 @@ the search core:
     benches/same_answers.py /tmp/sokoban-before target/release/sokoban
 
 `--record FILE` saves the first binary's answers, `--against FILE` compares the second binary
-with saved answers instead of running the first one.
+with saved answers instead of running the first one. Both run `--mode pushes`; to compare with
+a build from before the pushes mode's second (moves) pass, add `--extra "--no-moves-tiebreak"`
+for the newer binary (the node limit counts both passes).
 """
 import argparse
 import json
@@ -29,7 +31,8 @@ SETS = [
 def answers(binary, extra):
     out = {}
     for path, levels, node_limit in SETS:
-        cmd = [binary, "solve", path, "--json", "--node-limit", str(node_limit), "--time-limit", "600"] + extra
+        cmd = [binary, "solve", path, "--mode", "pushes", "--json", "--node-limit", str(node_limit)]
+        cmd += ["--time-limit", "600"] + extra
         if levels:
             cmd += ["--levels", levels]
         run = subprocess.run(cmd, capture_output=True, text=True)
