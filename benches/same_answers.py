@@ -12,7 +12,7 @@ the search core:
 
 `--record FILE` saves the first binary's answers, `--against FILE` compares the second binary
 with saved answers instead of running the first one. Both run `--mode pushes`; to compare with
-a build from before the pushes mode's second (moves) pass, add `--extra "--no-moves-tiebreak"`
+a build from before the pushes mode's second (moves) pass, add `--extra=--no-moves-tiebreak`
 for the newer binary (the node limit counts both passes).
 """
 import argparse
