@@ -79,6 +79,25 @@ async function press(keys) {
   for (const k of keys) actions.push({ type: "keyDown", value: k }, { type: "keyUp", value: k });
   await call("POST", S + "/actions", { actions: [{ type: "key", id: "kb", actions }] });
 }
+// Keys held together, such as Shift+Tab or Ctrl+A.
+async function chord(keys) {
+  const actions = [...keys.map((k) => ({ type: "keyDown", value: k })), ...[...keys].reverse().map((k) => ({ type: "keyUp", value: k }))];
+  await call("POST", S + "/actions", { actions: [{ type: "key", id: "kb", actions }] });
+}
+const TAB = "\uE004", SHIFT = "\uE008", CTRL = "\uE009", ENTER = "\uE007", ESCAPE = "\uE00C", BACKSPACE = "\uE003";
+// What has the keyboard focus: an id, "summary:<text>" or "input:<name>".
+const active = () => script(`const a = document.activeElement;
+  if (!a || a === document.body) return "body";
+  if (a.id) return a.id;
+  if (a.tagName === "SUMMARY") return "summary:" + a.textContent.trim();
+  return a.tagName.toLowerCase() + ":" + (a.name || "");`);
+async function tabTo(want, max = 60) {
+  for (let i = 0; i < max; i++) {
+    await press([TAB]);
+    if ((await active()) === want) return;
+  }
+  throw new Error(`Tab never reached ${want}`);
+}
 const arrows = (lurd) => [...lurd.toLowerCase()].map((c) => KEYS[c]);
 const wasd = (lurd) => [...lurd.toLowerCase()].map((c) => ({ u: "w", l: "a", d: "s", r: "d" })[c]);
 let shot = 0;
@@ -205,6 +224,95 @@ await step("builder-level-built-exported-and-played", async () => {
   await waitFor("the built level", async () => (await status()).startsWith("Ready"));
   await press(arrows("rr"));
   await waitFor("solved", async () => (await status()).includes("solved"));
+});
+
+// Keyboard only from here on to the built level's "solved": no clicks (scripts only read the page).
+await step("keyboard-only-every-control-reachable", async () => {
+  await call("POST", S + "/url", { url: base + "?set=0&level=1" });
+  await waitFor("the board", async () => (await status()).startsWith("Ready"));
+  await tabTo("next");
+  await press([ENTER]);
+  await waitFor("Microban 2", async () => (await text("#level-title")).startsWith("Microban 2"));
+  await chord([SHIFT, TAB]);
+  check((await active()) === "level-num", "Shift+Tab from the next button: " + (await active()));
+  await press([KEYS.d]);
+  await waitFor("Microban 1 again", async () => /^Microban 1\b/.test(await text("#level-title")));
+  await press([ESCAPE]);
+  check((await active()) === "board", "Escape in the level number did not focus the board");
+  await press(arrows(sol.lurd[0]));
+  check((await counters())[0] === 1, "an arrow key on the focused board did not move");
+  await tabTo("undo", 1);
+  await press([ENTER]);
+  check((await counters())[0] === 0, "Enter on Undo");
+  await tabTo("redo", 1);
+  await press([" "]);
+  check((await counters())[0] === 1, "Space on Redo");
+  await tabTo("restart", 1);
+  await press([ENTER]);
+  check((await counters())[0] === 0, "Enter on Restart");
+  // On round the page: every control comes by Tab (the builder opened with Enter on its summary).
+  const seen = new Set();
+  for (let i = 0; i < 60 && !seen.has("builder-play"); i++) {
+    await press([TAB]);
+    const a = await active();
+    seen.add(a);
+    if (a === "summary:Level builder" && !(await script("return document.getElementById('builder-box').open;"))) await press([ENTER]);
+  }
+  const want = ["mode", "time-limit", "solve", "anim-speed", "summary:Solver", "summary:Level JSON / XSB", "level-text", "load-level",
+    "show-json", "show-xsb", "summary:Level builder", "b-width", "b-height", "b-new", "input:tool", "builder-grid", "export-xsb", "export-json", "builder-play"];
+  const missing = want.filter((w) => !seen.has(w));
+  check(!missing.length, "not reached by Tab: " + missing.join(", ") + "; reached: " + [...seen].join(", "));
+});
+
+await step("builder-level-built-by-keyboard-only", async () => {
+  const cursor = () => script("const c = document.querySelector('#builder-grid .cell.cursor'); return c && [Number(c.dataset.r), Number(c.dataset.c)];");
+  const square = (r, c) => script(`return document.querySelector('#builder-grid .cell[data-r="${r}"][data-c="${c}"]').className;`);
+  const tool = () => script("return document.querySelector('input[name=tool]:checked').value;");
+  const checkText = () => text("#builder-check");
+  await tabTo("b-width");
+  await chord([CTRL, "a"]); await press(["6"]);
+  await press([TAB]); await chord([CTRL, "a"]); await press(["5", ENTER]);
+  check(await script("return document.querySelectorAll('#builder-grid .cell').length;") === 30, "Enter in the height box did not make a 6 by 5 grid");
+  await tabTo("input:tool", 2);
+  await press([KEYS.r, KEYS.r]); // the radio buttons: wall → floor → box
+  check((await tool()) === "box", "arrow keys on the tools chose " + (await tool()));
+  await tabTo("builder-grid", 1);
+  check(JSON.stringify(await cursor()) === "[1,1]", "cursor not at row 1, column 1: " + (await cursor()));
+  await press([KEYS.d, KEYS.r, " "]); // Space places the chosen tool (box)
+  await press([KEYS.l, "@"]); // an XSB character chooses its tool and places it
+  check((await tool()) === "player", "@ did not choose the player tool");
+  check((await checkText()).includes("1 boxes but 0 goals"), "validation: " + (await checkText()));
+  await press([KEYS.r, KEYS.r, KEYS.r, "."]);
+  check((await checkText()).startsWith("Valid"), "validation: " + (await checkText()));
+  await press(["1", KEYS.u, ENTER]); // wall tool by number, placed by Enter at row 1, column 4
+  check((await tool()) === "wall", "key 1 did not choose the wall tool");
+  await chord([SHIFT, KEYS.l]); // Shift+arrow places while it moves
+  check((await square(1, 3)).includes("wall") && (await square(1, 4)).includes("wall"), "walls at row 1");
+  await press([KEYS.d, KEYS.d, "$"]);
+  check((await checkText()).includes("2 boxes but 1 goals"), "validation: " + (await checkText()));
+  await press([BACKSPACE, "*"]);
+  check((await checkText()).startsWith("Valid: 2 boxes, 2 goals"), "validation: " + (await checkText()));
+  check(JSON.stringify(await cursor()) === "[3,3]", "cursor at " + (await cursor()));
+  check((await active()) === "builder-grid", "the grid lost the focus");
+  const [moves] = await counters();
+  check(moves === 0 && (await status()).startsWith("Ready"), "builder keys reached the board's player");
+  await screenshot("builder-keyboard-cursor");
+  await tabTo("export-xsb");
+  await press([ENTER]);
+  const xsb = await script("return document.getElementById('level-text').value;");
+  check(xsb === "######\n#  ###\n#@$ .#\n#  * #\n######\n", "XSB export: " + JSON.stringify(xsb));
+  await tabTo("export-json", 1);
+  await press([" "]);
+  const grid = JSON.parse(await script("return document.getElementById('level-text').value;"));
+  check(grid[2][1][0] === "player" && grid[3][3].includes("computer") && grid[3][3].includes("target"), "JSON export: " + JSON.stringify(grid));
+  await tabTo("builder-play", 1);
+  await press([ENTER]);
+  await waitFor("the built level", async () => (await status()).startsWith("Ready") && (await text("#level-title")) === "Pasted level");
+  check((await active()) === "board", "the board has no focus after Play it");
+  await press(arrows("rr"));
+  await waitFor("solved", async () => (await status()).includes("solved"));
+  const [m, p] = await counters();
+  check(m === 2 && p === 2, `counters ${m}/${p}`);
 });
 
 await step("solve-button-animation-reaches-solved", async () => {

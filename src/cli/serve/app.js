@@ -227,6 +227,7 @@ async function loadText(text) {
   try {
     const data = await api("POST", "/api/convert", { level: text });
     levelFromXsb(data.xsb, { rule: data.rule, source: text, title: data.title || "Pasted level" });
+    $("board").focus(); // the keys play the new level at once
     return true;
   } catch (e) {
     err.textContent = (e.line ? `Line ${e.line}, column ${e.column}: ` : "") + e.message;
@@ -304,7 +305,14 @@ function stopAnimation(forget) {
 }
 
 // ---- level builder ----
-let bw = 7, bh = 7, bgrid = [], painting = false;
+// The grid is one focusable element (role="grid"): the arrow keys move a cursor square, which
+// aria-activedescendant names to screen readers; mouse, pen and touch paint directly.
+let bw = 7, bh = 7, bgrid = [], bcells = [], painting = false, bcur = [1, 1];
+const TOOLS = ["wall", "floor", "box", "goal", "player", "box-goal", "player-goal"];
+const TOOL_NAMES = { wall: "Wall", floor: "Floor", box: "Box", goal: "Goal", player: "Player", "box-goal": "Box on goal", "player-goal": "Player on goal" };
+const XSB_TOOL = { "#": "wall", "-": "floor", "_": "floor", "$": "box", ".": "goal", "@": "player", "*": "box-goal", "+": "player-goal" };
+const currentTool = () => document.querySelector("input[name=tool]:checked").value;
+function setTool(tool) { document.querySelector(`input[name=tool][value="${tool}"]`).checked = true; drawBuilder(); }
 function newBuilder() {
   bw = Math.min(40, Math.max(3, Number($("b-width").value) || 7));
   bh = Math.min(40, Math.max(3, Number($("b-height").value) || 7));
@@ -316,22 +324,37 @@ function newBuilder() {
   const g = $("builder-grid");
   g.innerHTML = "";
   g.style.gridTemplateColumns = `repeat(${bw}, 22px)`;
-  for (let r = 0; r < bh; r++) for (let c = 0; c < bw; c++) {
-    const el = document.createElement("div");
-    el.className = "cell"; el.dataset.r = r; el.dataset.c = c;
-    g.appendChild(el);
+  g.setAttribute("aria-label", `Level builder grid, ${bw} wide and ${bh} high`);
+  bcells = [];
+  for (let r = 0; r < bh; r++) {
+    const row = document.createElement("div");
+    row.setAttribute("role", "row");
+    bcells.push([]);
+    for (let c = 0; c < bw; c++) {
+      const el = document.createElement("div");
+      el.className = "cell"; el.dataset.r = r; el.dataset.c = c;
+      el.id = `bcell-${r}-${c}`;
+      el.setAttribute("role", "gridcell");
+      row.appendChild(el);
+      bcells[r].push(el);
+    }
+    g.appendChild(row);
   }
+  bcur = [Math.min(1, bh - 1), Math.min(1, bw - 1)];
   drawBuilder();
 }
 // Pointer events: mouse, pen and touch alike paint by tapping or dragging.
 function cellAt(e) {
   const el = document.elementFromPoint(e.clientX, e.clientY);
-  return el && el.parentElement === $("builder-grid") ? [Number(el.dataset.r), Number(el.dataset.c)] : null;
+  const cell = el && el.closest("#builder-grid .cell");
+  return cell ? [Number(cell.dataset.r), Number(cell.dataset.c)] : null;
 }
 $("builder-grid").addEventListener("pointerdown", (e) => {
   const at = cellAt(e);
   if (!at) return;
   e.preventDefault();
+  $("builder-grid").focus({ preventScroll: true });
+  bcur = at;
   painting = at; paint(...at);
 });
 $("builder-grid").addEventListener("pointermove", (e) => {
@@ -349,19 +372,41 @@ function paintLine([r0, c0], [r1, c1]) {
   painting = [r1, c1];
 }
 
-function paint(r, c) {
-  const tool = document.querySelector("input[name=tool]:checked").value;
+function paint(r, c, tool = currentTool()) {
   const cell = bgrid[r][c];
   if (tool === "wall") Object.assign(cell, { wall: true, box: false, goal: false, player: false });
   else if (tool === "floor") Object.assign(cell, { wall: false, box: false, goal: false, player: false });
   else if (tool === "box") Object.assign(cell, { wall: false, box: true, player: false });
   else if (tool === "goal") Object.assign(cell, { wall: false, goal: true });
-  else if (tool === "player") {
+  else if (tool === "box-goal") Object.assign(cell, { wall: false, box: true, goal: true, player: false });
+  else if (tool === "player" || tool === "player-goal") {
     for (const row of bgrid) for (const x of row) x.player = false;
     Object.assign(cell, { wall: false, box: false, player: true });
+    if (tool === "player-goal") cell.goal = true;
   }
   drawBuilder();
 }
+
+// Keys while the builder grid has focus; they never reach the board's player.
+function builderKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const [r, c] = bcur;
+  const arrows = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  let handled = true;
+  if (arrows[e.key]) {
+    const [dr, dc] = arrows[e.key];
+    bcur = [Math.min(bh - 1, Math.max(0, r + dr)), Math.min(bw - 1, Math.max(0, c + dc))];
+    if (e.shiftKey) paint(...bcur); else drawBuilder();
+  } else if (e.key === "Home") { bcur = [r, 0]; drawBuilder(); }
+  else if (e.key === "End") { bcur = [r, bw - 1]; drawBuilder(); }
+  else if (e.key === "Enter" || e.key === " ") paint(r, c);
+  else if (e.key === "Delete" || e.key === "Backspace") paint(r, c, "floor");
+  else if (/^[1-7]$/.test(e.key)) setTool(TOOLS[Number(e.key) - 1]);
+  else if (XSB_TOOL[e.key]) { setTool(XSB_TOOL[e.key]); paint(r, c); }
+  else handled = false;
+  if (handled) e.preventDefault();
+}
+$("builder-grid").addEventListener("keydown", builderKey);
 
 function builderChar(x) {
   if (x.wall) return "#";
@@ -400,16 +445,31 @@ function checkBuilder() {
   return { problems, boxes, goals };
 }
 
+function squareWords(x) {
+  if (x.wall) return "wall";
+  const thing = x.player ? "player" : x.box ? "box" : "";
+  if (x.goal) return thing ? thing + " on goal" : "goal";
+  return thing || "floor";
+}
+
 function drawBuilder() {
-  const g = $("builder-grid").children;
+  const [cr, cc] = bcur;
   for (let r = 0; r < bh; r++) for (let c = 0; c < bw; c++) {
-    const x = bgrid[r][c], cl = ["cell"];
+    const x = bgrid[r][c], cl = ["cell"], el = bcells[r][c];
     if (x.wall) cl.push("wall");
     if (x.goal) cl.push("goal");
     if (x.box) cl.push("box");
     if (x.player) cl.push("player");
-    g[r * bw + c].className = cl.join(" ");
+    if (r === cr && c === cc) cl.push("cursor");
+    const cls = cl.join(" ");
+    if (el.className !== cls) el.className = cls;
+    const label = `Row ${r + 1}, column ${c + 1}: ${squareWords(x)}`;
+    if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
+    el.setAttribute("aria-selected", String(r === cr && c === cc));
   }
+  $("builder-grid").setAttribute("aria-activedescendant", `bcell-${cr}-${cc}`);
+  const tool = currentTool();
+  $("builder-at").textContent = `Cursor: row ${cr + 1}, column ${cc + 1} (${squareWords(bgrid[cr][cc])}) · tool: ${TOOL_NAMES[tool]}`;
   const { problems, boxes, goals } = checkBuilder();
   const el = $("builder-check");
   el.className = problems.length ? "bad" : "good";
@@ -423,14 +483,21 @@ function builderJson() {
 }
 
 // ---- wiring ----
+// Keys belong to the board unless a control that uses them has focus: text boxes, selects, the
+// builder grid, and the arrow keys of radio buttons and the speed slider. Escape in a text box
+// hands the keys back to the board.
 function typing(e) { const t = e.target.tagName; return t === "TEXTAREA" || (t === "INPUT" && e.target.type !== "radio" && e.target.type !== "range") || t === "SELECT"; }
+const ARROW_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
 document.addEventListener("keydown", (e) => {
-  if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.key === "Escape" && typing(e) && e.target.tagName !== "SELECT") { e.preventDefault(); $("board").focus(); return; }
+  if (typing(e) || e.ctrlKey || e.metaKey || e.altKey || e.target.closest("#builder-grid")) return;
+  if (ARROW_KEYS.has(e.key) && e.target.tagName === "INPUT") return; // radio buttons, speed slider
   const map = { ArrowUp: "u", ArrowRight: "r", ArrowDown: "d", ArrowLeft: "l", w: "u", d: "r", s: "d", a: "l", W: "u", D: "r", S: "d", A: "l" };
   if (map[e.key]) { e.preventDefault(); move(map[e.key]); }
   else if (e.key === "z" || e.key === "Z" || e.key === "u" || e.key === "U") { e.preventDefault(); undo(); }
   else if (e.key === "y" || e.key === "Y") { e.preventDefault(); redo(); }
   else if (e.key === "r" || e.key === "R") { e.preventDefault(); restart(); }
+  else if (e.key === " " && e.target === $("board")) e.preventDefault(); // no page scroll while playing
 });
 $("undo").addEventListener("click", undo);
 $("redo").addEventListener("click", redo);
@@ -447,6 +514,8 @@ $("anim-play").addEventListener("click", () => { if (anim && anim.timer) pauseAn
 $("anim-step").addEventListener("click", () => { if (anim) { pauseAnimation(); animStep(); } });
 $("anim-speed").addEventListener("input", () => { if (anim && anim.timer) playAnimation(); });
 $("b-new").addEventListener("click", newBuilder);
+for (const id of ["b-width", "b-height"]) $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); newBuilder(); } });
+for (const r of document.querySelectorAll("input[name=tool]")) r.addEventListener("change", drawBuilder);
 $("export-xsb").addEventListener("click", () => { $("level-text").value = builderXsb(); });
 $("export-json").addEventListener("click", () => { $("level-text").value = builderJson(); });
 $("builder-play").addEventListener("click", async () => { const t = builderXsb(); $("level-text").value = t; if (await loadText(t)) window.scrollTo(0, 0); });
