@@ -360,7 +360,7 @@ $("builder-grid").addEventListener("pointerdown", (e) => {
 $("builder-grid").addEventListener("pointermove", (e) => {
   if (!painting) return;
   const at = cellAt(e);
-  if (at && (at[0] !== painting[0] || at[1] !== painting[1])) paintLine(painting, at);
+  if (at && (at[0] !== painting[0] || at[1] !== painting[1])) { bcur = at; paintLine(painting, at); }
 });
 window.addEventListener("pointerup", () => { painting = false; });
 window.addEventListener("pointercancel", () => { painting = false; });
