@@ -63,6 +63,10 @@ impl OpenList<u32> for Buckets {
             self.bytes += (g + 1 - bucket.len()) * 8;
             bucket.resize_with(g + 1, || None);
         }
+        if bucket[g].is_none() {
+            // A new heap: count its header before the push re-counts it with its buffer.
+            self.bytes += Buckets::heap_bytes(&Heap4::new());
+        }
         let heap = bucket[g].get_or_insert_with(Default::default);
         self.bytes -= Buckets::heap_bytes(heap);
         heap.push(Reverse(node));

@@ -24,6 +24,9 @@ pub struct MacroMove {
     pub to: u16,
     pub dir: u8,
     pub pushes: u16,
+    /// How many separate groups the free sides of `to` form once the box is there (the
+    /// number of parts the box cuts its floor region into).
+    pub splits: u8,
 }
 
 const NO_PARENT: u32 = u32::MAX;
@@ -193,7 +196,16 @@ impl Macros {
         for &node in &self.queue {
             let (pos, d) = (node as usize / 4, node as usize % 4);
             if pos != b {
-                out.push(MacroMove { from: b as u16, to: pos as u16, dir: d as u8, pushes: self.dist[node as usize] });
+                // Every square reached had its side groups worked out by this search.
+                let groups = self.groups[pos];
+                let splits = (0..4).filter(|&i| groups[i] != u8::MAX && !groups[..i].contains(&groups[i])).count();
+                out.push(MacroMove {
+                    from: b as u16,
+                    to: pos as u16,
+                    dir: d as u8,
+                    pushes: self.dist[node as usize],
+                    splits: splits as u8,
+                });
             }
         }
     }

@@ -198,7 +198,11 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
     let started = Instant::now();
     let n = a.squares();
     let words = a.live().div_ceil(64).max(1);
-    let plan = PackingPlan::new(a);
+    let mut starts = vec![false; n];
+    for b in level.boxes() {
+        starts[a.index_of(*b)] = true;
+    }
+    let plan = PackingPlan::new(a, &starts);
     let mut features = Features::new(a);
     let mut macros = Macros::new(n);
     let mut hungarian = Hungarian::default();
@@ -398,7 +402,13 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
                         Some(h) => {
                             search.stats.generated += 1;
                             let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
-                            let regions = features.regions(a, &occupied, player_square);
+                            let regions = features.child_regions(a, &occupied, parent_regions, m, player_square);
+                            #[cfg(debug_assertions)]
+                            {
+                                let mut check = Features::new(a);
+                                let full = check.regions(a, &occupied, player_square);
+                                debug_assert_eq!((full.count, full.player), (regions.count, regions.player));
+                            }
                             let mut child_key = key.clone();
                             child_key[from / 64] &= !(1 << (from % 64));
                             child_key[to / 64] |= 1 << (to % 64);
@@ -557,7 +567,7 @@ fn finish(
     let mut at = goal;
     while at != ROOT && search.nodes[at as usize].parent != ROOT {
         let node = search.nodes[at as usize];
-        line.push(MacroMove { from: node.from, to: node.to, dir: node.dir, pushes: 0 });
+        line.push(MacroMove { from: node.from, to: node.to, dir: node.dir, pushes: 0, splits: 0 });
         at = node.parent;
     }
     line.reverse();
