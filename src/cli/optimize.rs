@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 use sokoban::optimize::{Limits, Metric, optimize};
 
@@ -52,19 +52,7 @@ pub fn run(a: OptimizeArgs) -> Result<ExitCode> {
     if a.radius > 3 {
         anyhow::bail!("--radius must be at most 3 (the vicinity grows fast)");
     }
-    let stdin = a.solutions.as_os_str() == "-";
-    if stdin && a.levels.as_os_str() == "-" {
-        anyhow::bail!("the levels and the solutions cannot both come from standard input (-)");
-    }
-    let text = if stdin {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("cannot read standard input")?;
-        text
-    } else {
-        std::fs::read_to_string(&a.solutions).with_context(|| format!("cannot read {}", a.solutions.display()))?
-    };
-    let name = if stdin { "<stdin>".to_string() } else { a.solutions.display().to_string() };
-    let mut read = sokoban::solutions::read(&text).with_context(|| format!("in {name}"))?;
+    let (mut read, name) = super::read_solutions(&a.solutions, &a.levels)?;
     let wanted: std::collections::HashSet<usize> = read.entries.iter().map(|e| e.level).collect();
     let file = LevelFile::load_where(&a.levels, &a.input, |n| wanted.contains(&n))?;
     if a.select.is_given() {
