@@ -142,6 +142,13 @@ fn optimize_improves_never_worsens_and_reads_any_solution_file() {
     assert_eq!((rows[0]["lurd"].as_str(), rows[0]["improved"].as_bool()), (Some("rRR"), Some(true)));
     assert_eq!((rows[1]["lurd"].as_str(), rows[1]["improved"].as_bool()), (Some("R"), Some(false)));
     assert!(err.contains("1 of 2 solutions improved"), "{err}");
+    // The same with the repeated search.
+    let args = ["optimize", l, "-", "--json", "--repeat", "--radius", "3"];
+    let (code, out, err) = sokoban(&args, Some("1\tdrulrRlrR\n2\tR\n"));
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!((rows[0]["lurd"].as_str(), rows[0]["complete"].as_bool()), (Some("rRR"), Some(true)));
+    assert_eq!((rows[1]["lurd"].as_str(), rows[1]["improved"].as_bool()), (Some("R"), Some(false)));
     // An invalid solution is reported, not optimised.
     let (code, _, err) = sokoban(&["optimize", l, "-"], Some("1\tL\n"));
     assert_eq!(code, 2);

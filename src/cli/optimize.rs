@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use sokoban::optimize::{Limits, Metric, optimize};
+use sokoban::optimize::{Limits, Metric, optimize, optimize_repeated};
 
 use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection, plural};
 
@@ -40,6 +40,10 @@ pub struct OptimizeArgs {
     /// How many pushes away from the given solution's box configurations the search may go.
     #[arg(long, default_value_t = 1)]
     pub radius: usize,
+    /// Search again around each better solution found, at radius 1 up to --radius, until no
+    /// radius improves it (or the time limit passes).
+    #[arg(long)]
+    pub repeat: bool,
     /// Print one JSON object per solution.
     #[arg(long)]
     pub json: bool,
@@ -80,7 +84,12 @@ pub fn run(a: OptimizeArgs) -> Result<ExitCode> {
             deadline: Some(started + Duration::from_secs_f64(a.time_limit)),
             ..Limits::default()
         };
-        let out = match optimize(level, &e.lurd, metric, limits) {
+        let optimized = if a.repeat {
+            optimize_repeated(level, &e.lurd, metric, limits, &mut || false)
+        } else {
+            optimize(level, &e.lurd, metric, limits)
+        };
+        let out = match optimized {
             Ok(out) => out,
             Err(err) => {
                 eprintln!("error: {name}:{}: level {}: {err}", e.line, e.level);
