@@ -83,6 +83,50 @@ fn key(metric: Metric, moves: usize, pushes: usize) -> (usize, usize) {
 
 /// Improves `lurd` on `level` under `metric` (see the module documentation).
 pub fn optimize(level: &Level, lurd: &str, metric: Metric, limits: Limits) -> Result<Optimized, OptimizeError> {
+    optimize_within(level, lurd, metric, limits, &mut || false)
+}
+
+/// The vicinity search repeated: at radius 1 as long as it improves (each time around the better
+/// solution), then at radius 2, and so on up to `limits.radius`, going back to radius 1 after
+/// each improvement at a larger radius (small searches first: each costs far less than the next
+/// radius). Stops at the deadline or when `stop` returns true, keeping the best solution found;
+/// `complete` says whether every radius was searched to its end around the final solution.
+pub fn optimize_repeated(
+    level: &Level,
+    lurd: &str,
+    metric: Metric,
+    limits: Limits,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<Optimized, OptimizeError> {
+    let mut best = optimize_within(level, lurd, metric, Limits { radius: limits.radius.min(1), ..limits }, stop)?;
+    let mut radius = if best.improved { 1 } else { 2 };
+    while radius <= limits.radius {
+        if limits.deadline.is_some_and(|d| Instant::now() >= d) || stop() {
+            best.complete = false;
+            break;
+        }
+        let out = optimize_within(level, &best.lurd, metric, Limits { radius, ..limits }, stop)?;
+        if out.improved {
+            best = Optimized { improved: true, ..out };
+            radius = 1;
+        } else {
+            best.complete &= out.complete;
+            radius += 1;
+        }
+    }
+    Ok(best)
+}
+
+/// Like [`optimize`], and also stops (keeping the best solution found so far, as at the
+/// deadline) once `stop` returns true; it is called every few thousand search steps, so a caller
+/// can pass its own cancel flag or clock (the pushes mode's second pass does).
+pub fn optimize_within(
+    level: &Level,
+    lurd: &str,
+    metric: Metric,
+    limits: Limits,
+    stop: &mut dyn FnMut() -> bool,
+) -> Result<Optimized, OptimizeError> {
     let report = crate::verify::verify(level, lurd);
     if !report.is_valid_solution() {
         let why = match report.verdict(true) {
@@ -132,6 +176,9 @@ pub fn optimize(level: &Level, lurd: &str, metric: Metric, limits: Limits) -> Re
     for _ in 0..limits.radius {
         let mut next_frontier = Vec::new();
         for &id in &frontier {
+            if stop() {
+                return Ok(Optimized { complete: false, ..given });
+            }
             let c = configs[id as usize].clone();
             for (i, &b) in c.iter().enumerate() {
                 for dir in Dir::ALL {
@@ -181,7 +228,7 @@ pub fn optimize(level: &Level, lurd: &str, metric: Metric, limits: Limits) -> Re
             break;
         }
         pops += 1;
-        if pops.is_multiple_of(4096) && limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        if pops.is_multiple_of(4096) && (limits.deadline.is_some_and(|d| Instant::now() >= d) || stop()) {
             stopped = true;
             break;
         }
@@ -263,6 +310,31 @@ mod tests {
         assert!(!same.improved && same.lurd == "rRR");
         assert!(optimize(&level, "r", Metric::Moves, Limits::default()).is_err());
         assert!(optimize(&level, "x", Metric::Pushes, Limits::default()).is_err());
+    }
+
+    #[test]
+    fn repeated_searches_go_further_and_stop_when_told() {
+        let level = parse_levels("#######\n#@ $ .#\n#     #\n#######\n").unwrap().remove(0);
+        let limits = Limits { radius: 3, ..Limits::default() };
+        let out = optimize_repeated(&level, "drulrRlrR", Metric::Moves, limits, &mut || false).unwrap();
+        assert_eq!((out.lurd.as_str(), out.improved, out.complete), ("rRR", true, true));
+        let same = optimize_repeated(&level, "rRR", Metric::Pushes, limits, &mut || false).unwrap();
+        assert_eq!((same.lurd.as_str(), same.improved, same.complete), ("rRR", false, true));
+        // A stop at once keeps the given solution, not complete.
+        let kept = optimize_repeated(&level, "drulrRlrR", Metric::Moves, limits, &mut || true).unwrap();
+        assert_eq!((kept.lurd.as_str(), kept.improved, kept.complete), ("drulrRlrR", false, false));
+        assert!(optimize_repeated(&level, "r", Metric::Moves, limits, &mut || false).is_err());
+        // On real levels the repeated search is never worse than one search at radius 1.
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/microban.xsb")).unwrap();
+        let config = crate::solver::Config { moves_tiebreak: false, ..crate::solver::Config::default() };
+        for level in parse_levels(&text).unwrap().iter().take(12) {
+            let given = crate::solver::solve(level, &config).unwrap();
+            let one = optimize(level, &given.lurd, Metric::Pushes, Limits::default()).unwrap();
+            let all = optimize_repeated(level, &given.lurd, Metric::Pushes, limits, &mut || false).unwrap();
+            assert!(crate::verify::verify(level, &all.lurd).is_valid_solution());
+            assert_eq!(all.pushes, given.pushes);
+            assert!(key(Metric::Pushes, all.moves, all.pushes) <= key(Metric::Pushes, one.moves, one.pushes));
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The dependency rule of ARCHITECTURE.md (issue 10): `level` and `format` never use `rules`
 //! (drawing a position is `rules::Position::to_raw`; writers take the raw board), and `verify`
-//! shares no code with `rules`, `analysis` or `solver`.
+//! shares no code with `rules`, `analysis` or `solver`; the optimizer, which the solver calls,
+//! does not use the solver.
 
 use std::path::Path;
 
@@ -118,4 +119,15 @@ fn no_import_cycles_between_modules() {
         .collect();
     assert_acyclic(&graph);
     assert!(graph.iter().any(|(n, u)| n == "astar" && u.contains(&"successors".to_string())), "{graph:?}");
+}
+
+#[test]
+fn the_optimizer_does_not_use_the_solver() {
+    // The pushes mode calls the optimizer to shorten walks, so the optimizer stays below it.
+    let path = &sources("optimize.rs")[0];
+    let code = code(path);
+    let code = code.split("#[cfg(test)]").next().unwrap_or("");
+    for banned in ["crate::solver", "crate::format", "crate::cli"] {
+        assert!(!code.contains(banned), "optimize.rs uses {banned}");
+    }
 }

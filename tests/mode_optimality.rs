@@ -166,7 +166,7 @@ fn cost_mode_equals_exhaustive_search_with_weights() {
 
 #[test]
 fn pushes_mode_proves_the_fewest_moves_among_push_optimal_solutions() {
-    let (mut both, mut pushes_only) = (0, 0);
+    let (mut both, mut pushes_only, mut shortened, mut shortest) = (0, 0, 0, 0);
     for level in levels(300, 11_000, 3) {
         let Ok(Some(opt)) = dijkstra(&level, Order::PushesMoves, 400_000) else { continue };
         let s = solve(&level, &Config::default()).expect("solvable");
@@ -188,7 +188,20 @@ fn pushes_mode_proves_the_fewest_moves_among_push_optimal_solutions() {
         let first = solve(&level, &Config { moves_tiebreak: false, ..Config::default() }).unwrap();
         assert_eq!((first.pushes as u64, first.optimal), (p, Some(sokoban::solver::Optimality::Pushes)));
         assert!(first.moves.len() as u64 >= m);
+        // When the limits stop the second pass at once (the node limit is the first pass's
+        // expansions), the answer is the first pass's solution with its walks shortened by the
+        // vicinity search: as many pushes, no more moves, optimal in pushes only.
+        let stopped = Config { node_limit: Some(first.stats.expanded), ..Config::default() };
+        let short = solve(&level, &stopped).unwrap();
+        let report = verify(&level, &short.lurd);
+        assert!(report.is_valid_solution(), "{}", show(&level));
+        assert_eq!((report.pushes as u64, short.optimal), (p, Some(sokoban::solver::Optimality::Pushes)));
+        assert!((m..=first.moves.len() as u64).contains(&(report.moves as u64)), "{}", show(&level));
+        shortened += usize::from(report.moves < first.moves.len());
+        shortest += usize::from(report.moves as u64 == m);
     }
     eprintln!("pushes,moves proven on {both} levels ({pushes_only} pushes only)");
+    eprintln!("stopped second pass: {shortened} shortened by the vicinity search, {shortest} to the fewest moves");
     assert!(both >= 100, "only {both} levels checked");
+    assert!(shortened >= 10, "the vicinity search shortened only {shortened} solutions");
 }

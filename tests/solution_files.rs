@@ -105,6 +105,22 @@ fn rle_output_and_input_from_standard_input() {
     let (code, _, err) = sokoban(&["verify", "-", "-"], Some(""));
     assert_eq!(code, 2);
     assert!(err.contains("standard input"), "{err}");
+    // A .sok file holds the moves in full even with --rle (not every program reads run-length
+    // encoding there), and they are the printed ones expanded.
+    let dir = std::env::temp_dir().join(format!("sokoban-sok-rle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("rle.sok");
+    let args = ["solve", "data/microban.xsb", "--levels", "1-4", "--json", "--rle", "--out", path.to_str().unwrap()];
+    assert_eq!(sokoban(&args, None).0, 0);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let read = sokoban::solutions::read(&text).unwrap();
+    assert_eq!(read.entries.len(), 4);
+    for (entry, printed) in read.entries.iter().zip(&lurds) {
+        assert!(text.contains(&format!("\n{}\n", entry.lurd)), "written in full: {}", entry.lurd);
+        assert!(!entry.lurd.chars().any(|c| c.is_ascii_digit()));
+        assert_eq!(&entry.lurd, &expand(printed).unwrap());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn lurd_strategy() -> impl Strategy<Value = String> {
@@ -142,6 +158,13 @@ fn optimize_improves_never_worsens_and_reads_any_solution_file() {
     assert_eq!((rows[0]["lurd"].as_str(), rows[0]["improved"].as_bool()), (Some("rRR"), Some(true)));
     assert_eq!((rows[1]["lurd"].as_str(), rows[1]["improved"].as_bool()), (Some("R"), Some(false)));
     assert!(err.contains("1 of 2 solutions improved"), "{err}");
+    // The same with the repeated search.
+    let args = ["optimize", l, "-", "--json", "--repeat", "--radius", "3"];
+    let (code, out, err) = sokoban(&args, Some("1\tdrulrRlrR\n2\tR\n"));
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!((rows[0]["lurd"].as_str(), rows[0]["complete"].as_bool()), (Some("rRR"), Some(true)));
+    assert_eq!((rows[1]["lurd"].as_str(), rows[1]["improved"].as_bool()), (Some("R"), Some(false)));
     // An invalid solution is reported, not optimised.
     let (code, _, err) = sokoban(&["optimize", l, "-"], Some("1\tL\n"));
     assert_eq!(code, 2);

@@ -364,6 +364,25 @@ impl Tally {
     }
 }
 
+/// Reads the solutions file of `verify` and `optimize` (`-` is standard input, which the level
+/// file must then not be) and parses it; also returns the name that messages give it.
+pub fn read_solutions(solutions: &Path, levels: &Path) -> Result<(sokoban::solutions::Read, String)> {
+    let stdin = solutions == Path::new("-");
+    if stdin && levels == Path::new("-") {
+        bail!("the levels and the solutions cannot both come from standard input (-)");
+    }
+    let text = if stdin {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("cannot read standard input")?;
+        text
+    } else {
+        std::fs::read_to_string(solutions).with_context(|| format!("cannot read {}", solutions.display()))?
+    };
+    let name = if stdin { "<stdin>".to_string() } else { solutions.display().to_string() };
+    let read = sokoban::solutions::read(&text).with_context(|| format!("in {name}"))?;
+    Ok((read, name))
+}
+
 /// A level file read level by level; only the selected levels are built.
 pub struct LevelFile {
     pub path: PathBuf,

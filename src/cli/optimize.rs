@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
-use sokoban::optimize::{Limits, Metric, optimize};
+use sokoban::optimize::{Limits, Metric, optimize, optimize_repeated};
 
 use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection, plural};
 
@@ -40,6 +40,10 @@ pub struct OptimizeArgs {
     /// How many pushes away from the given solution's box configurations the search may go.
     #[arg(long, default_value_t = 1)]
     pub radius: usize,
+    /// Search again around each better solution found, at radius 1 up to --radius, until no
+    /// radius improves it (or the time limit passes).
+    #[arg(long)]
+    pub repeat: bool,
     /// Print one JSON object per solution.
     #[arg(long)]
     pub json: bool,
@@ -52,19 +56,7 @@ pub fn run(a: OptimizeArgs) -> Result<ExitCode> {
     if a.radius > 3 {
         anyhow::bail!("--radius must be at most 3 (the vicinity grows fast)");
     }
-    let stdin = a.solutions.as_os_str() == "-";
-    if stdin && a.levels.as_os_str() == "-" {
-        anyhow::bail!("the levels and the solutions cannot both come from standard input (-)");
-    }
-    let text = if stdin {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("cannot read standard input")?;
-        text
-    } else {
-        std::fs::read_to_string(&a.solutions).with_context(|| format!("cannot read {}", a.solutions.display()))?
-    };
-    let name = if stdin { "<stdin>".to_string() } else { a.solutions.display().to_string() };
-    let mut read = sokoban::solutions::read(&text).with_context(|| format!("in {name}"))?;
+    let (mut read, name) = super::read_solutions(&a.solutions, &a.levels)?;
     let wanted: std::collections::HashSet<usize> = read.entries.iter().map(|e| e.level).collect();
     let file = LevelFile::load_where(&a.levels, &a.input, |n| wanted.contains(&n))?;
     if a.select.is_given() {
@@ -92,7 +84,12 @@ pub fn run(a: OptimizeArgs) -> Result<ExitCode> {
             deadline: Some(started + Duration::from_secs_f64(a.time_limit)),
             ..Limits::default()
         };
-        let out = match optimize(level, &e.lurd, metric, limits) {
+        let optimized = if a.repeat {
+            optimize_repeated(level, &e.lurd, metric, limits, &mut || false)
+        } else {
+            optimize(level, &e.lurd, metric, limits)
+        };
+        let out = match optimized {
             Ok(out) => out,
             Err(err) => {
                 eprintln!("error: {name}:{}: level {}: {err}", e.line, e.level);

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use sokoban::verify::{Verdict, verify};
 
@@ -30,19 +30,7 @@ pub struct VerifyArgs {
 }
 
 pub fn run(a: VerifyArgs) -> Result<ExitCode> {
-    let stdin = a.solutions.as_os_str() == "-";
-    if stdin && a.levels.as_os_str() == "-" {
-        anyhow::bail!("the levels and the solutions cannot both come from standard input (-)");
-    }
-    let text = if stdin {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).context("cannot read standard input")?;
-        text
-    } else {
-        std::fs::read_to_string(&a.solutions).with_context(|| format!("cannot read {}", a.solutions.display()))?
-    };
-    let name = if stdin { "<stdin>".to_string() } else { a.solutions.display().to_string() };
-    let read = sokoban::solutions::read(&text).with_context(|| format!("in {name}"))?;
+    let (read, name) = super::read_solutions(&a.solutions, &a.levels)?;
     for skip in &read.skipped {
         eprintln!("warning: {name}:{}: skipped, {}", skip.line, skip.reason);
     }

@@ -62,6 +62,12 @@ pub trait Metric {
     fn capped_pushes(_: Self::G) -> Option<u32> {
         None
     }
+    /// The estimate f of a state reached at cost `g` whose lower bound is `h` (bound units), in
+    /// a search whose solutions have at most `cap` pushes: `g + lift(h)` unless the metric knows
+    /// better.
+    fn f(g: Self::G, h: u16, _cap: Option<u32>) -> Self::G {
+        Self::add(g, Self::lift(h)).unwrap_or(g)
+    }
     /// Whether a path of cost `a` to a state beats one of cost `b` (the state keeps the better
     /// one). Usually the cost order; a metric may open states in one order and keep paths by
     /// another.
@@ -166,6 +172,16 @@ impl Metric for PushesThenMoves {
     fn capped_pushes(g: MovesPushes) -> Option<u32> {
         Some(g.pushes)
     }
+    /// The cap is the proven fewest pushes P, so a path of `g.pushes` pushes that is part of a
+    /// solution at all has exactly `P - g.pushes` pushes left, each a move: a stronger bound than
+    /// the push bound `h` whenever `h` is below it. (The bound depends on the path's pushes; it is
+    /// exact on the states of every push-optimal solution, whose prefixes have the fewest pushes
+    /// possible, so with reopening the A* argument holds. `f.pushes` above the cap still means
+    /// that `h` says more pushes are needed than the path has left.)
+    fn f(g: MovesPushes, h: u16, cap: Option<u32>) -> MovesPushes {
+        let left = cap.map_or(0, |cap| cap.saturating_sub(g.pushes)).max(u32::from(h));
+        MovesPushes { moves: g.moves.saturating_add(left), pushes: g.pushes.saturating_add(left) }
+    }
     fn better(a: MovesPushes, b: MovesPushes) -> bool {
         (a.pushes, a.moves) < (b.pushes, b.moves)
     }
@@ -174,12 +190,15 @@ impl Metric for PushesThenMoves {
 /// Runs A* on `level` with the given analysis, minimising `objective`.
 ///
 /// The pushes objective runs in two passes. The first proves the fewest pushes over states
-/// merged by player region, with PI-corral pruning. The second (unless
-/// [`Config::moves_tiebreak`] is off) searches exact player squares for the fewest moves among
-/// solutions with that many pushes (pushes capped at the first pass's count), and reports
+/// merged by player region, with PI-corral pruning. Then (unless [`Config::moves_tiebreak`] is
+/// off) a vicinity search ([`crate::optimize`], pushes fixed, moves minimised) shortens that
+/// solution's walks under a quarter of the time left, and the second pass searches exact player
+/// squares for a solution with that many pushes and fewer moves than the shortened one (pushes
+/// capped at the first pass's count, moves below the shortened solution's). It reports
 /// `pushes,moves` when it finishes within the solve's limits (time, memory and nodes are shared
-/// by both passes); if they stop it, the first pass's solution is returned, proven in pushes
-/// only.
+/// by all passes): with the solution it found, or with the shortened one when it proved that
+/// none has fewer moves. If the limits stop it, the shortened solution is returned, proven in
+/// pushes only.
 pub fn solve(level: &Level, a: &Analysis, config: &Config, objective: Objective) -> Result<Solution, SolveError> {
     solve_from(level, a, config, objective, Instant::now())
 }
@@ -195,19 +214,69 @@ pub fn solve_from(
 ) -> Result<Solution, SolveError> {
     match objective {
         Objective::Pushes => {
-            let first = run::<Pushes>(level, a, config, None, Stats::default(), started)?;
+            let first = run::<Pushes>(level, a, config, None, None, Stats::default(), started)?;
             if !config.moves_tiebreak {
                 return Ok(first);
             }
             let cap = u32::try_from(first.pushes).unwrap_or(u32::MAX);
-            match run::<PushesThenMoves>(level, a, config, Some(cap), first.stats.clone(), started) {
+            let stats = first.stats.clone();
+            let seed = shorten_walks(level, first, config, started);
+            let known = MovesPushes { moves: u32::try_from(seed.moves.len()).unwrap_or(u32::MAX), pushes: cap };
+            match run::<PushesThenMoves>(level, a, config, Some(cap), Some(known), stats, started) {
                 Ok(better) => Ok(better),
-                Err(e) => Ok(Solution { stats: e.stats().clone(), ..first }),
+                // Nothing is cheaper than the seed: it is the fewest moves among push-optimal
+                // solutions.
+                Err(SolveError::Unsolvable(stats)) => {
+                    Ok(Solution { stats, optimal: Some(PushesThenMoves::OPTIMALITY), ..seed })
+                }
+                Err(e) => Ok(Solution { stats: e.stats().clone(), ..seed }),
             }
         }
-        Objective::Moves => run::<Moves>(level, a, config, None, Stats::default(), started),
-        Objective::Cost => run::<WeightedCost>(level, a, config, None, Stats::default(), started),
+        Objective::Moves => run::<Moves>(level, a, config, None, None, Stats::default(), started),
+        Objective::Cost => run::<WeightedCost>(level, a, config, None, None, Stats::default(), started),
     }
+}
+
+/// The share of the time left that [`shorten_walks`] gets, as a divisor.
+const SHORTEN_SHARE: u32 = 4;
+/// The largest radius of [`shorten_walks`]'s vicinity searches.
+const SHORTEN_RADIUS: usize = 3;
+/// The most search states of one of [`shorten_walks`]'s vicinity searches (about 1 GB).
+const SHORTEN_STATES: usize = 32_000_000;
+
+/// `solution` with its moves reduced by repeated vicinity searches
+/// ([`crate::optimize::optimize_repeated`] under the pushes metric, radius 1 to 3: pushes never
+/// more, moves as few as the box configurations near the solution's path allow), under a quarter
+/// of the time left, the cancel flag and the memory limit; the solution as given when nothing
+/// shorter is found.
+fn shorten_walks(level: &Level, solution: Solution, config: &Config, started: Instant) -> Solution {
+    let deadline = config.time_limit.map(|t| {
+        let left = t.saturating_sub(started.elapsed());
+        Instant::now() + left / SHORTEN_SHARE
+    });
+    // A search state takes 16 bytes, and up to about as much again in the search's heap.
+    let max_states = config.memory_limit.map_or(SHORTEN_STATES, |m| SHORTEN_STATES.min(m / 64));
+    let limits = crate::optimize::Limits { radius: SHORTEN_RADIUS, max_configs: usize::MAX, max_states, deadline };
+    let mut budget = Budget::starting_at(config, started);
+    let metric = crate::optimize::Metric::Pushes;
+    let Ok(out) = crate::optimize::optimize_repeated(level, &solution.lurd, metric, limits, &mut budget.stop_check())
+    else {
+        return solution;
+    };
+    if !out.improved || out.pushes > solution.pushes {
+        return solution;
+    }
+    // Replay the moves (the optimizer verified them) into the solution's form.
+    let Ok(letters) = crate::lurd::decode(&out.lurd) else { return solution };
+    let mut position = crate::rules::Position::start(level);
+    let mut moves = Vec::with_capacity(letters.len());
+    for letter in letters {
+        let Ok((next, step)) = position.step(level, letter.dir) else { return solution };
+        moves.push(step);
+        position = next;
+    }
+    let weights = config.weights.clone().unwrap_or_else(|| level.weights().to_vec());
+    Solution { cost: cost_of(level, &weights, &moves), lurd: out.lurd, pushes: out.pushes, moves, ..solution }
 }
 
 /// A new child found while scanning a parent's pushes, waiting for its bound.
@@ -219,18 +288,23 @@ struct Pending<G> {
 }
 
 /// One A* search under metric `M`. `cap` bounds the pushes of any solution (for metrics that
-/// count pushes first); `stats` are the counters of an earlier pass of the same solve, which
-/// this one continues (limits are shared: the node limit counts both passes' expansions).
+/// count pushes first); `known` is the cost of a solution already found, so only cheaper ones
+/// are searched (states whose f reaches it are dropped, and an exhausted search means none is
+/// cheaper); `stats` are the counters of an earlier pass of the same solve, which this one
+/// continues (limits are shared: the node limit counts both passes' expansions).
 fn run<M: Metric>(
     level: &Level,
     a: &Analysis,
     config: &Config,
     cap: Option<u32>,
+    known: Option<M::G>,
     mut stats: Stats,
     started: Instant,
 ) -> Result<Solution, SolveError> {
     let mut budget = Budget::starting_at(config, started);
-    let over_cap = |f: M::G| cap.zip(M::capped_pushes(f)).is_some_and(|(cap, pushes)| pushes > cap);
+    let over_cap = |f: M::G| {
+        cap.zip(M::capped_pushes(f)).is_some_and(|(cap, pushes)| pushes > cap) || known.is_some_and(|k| f >= k)
+    };
     let n_boxes = level.boxes().len();
     let n_goals = level.goals().len();
     let rule = level.rule();
@@ -327,7 +401,7 @@ fn run<M: Metric>(
     };
     let root = Node { parent: None, g: M::G::default(), h: clamp(h), player: root_player, table: root_table };
     let root_id = store.insert(&key, root, hash(&key, root_player)).expect("the store starts empty");
-    open.push(M::lift(root.h), root.g, root_id);
+    open.push(M::f(root.g, root.h, cap), root.g, root_id);
 
     let class_weight = &class_weight;
     let mut pushes: Vec<Push> = Vec::new();
@@ -396,7 +470,7 @@ fn run<M: Metric>(
                         let old = store.node_mut(existing);
                         old.g = child_g;
                         old.parent = Some(id);
-                        let f = M::add(child_g, M::lift(old.h)).unwrap_or(child_g);
+                        let f = M::f(child_g, old.h, cap);
                         if !over_cap(f) {
                             open.push(f, child_g, existing);
                         }
@@ -437,7 +511,7 @@ fn run<M: Metric>(
                     let Some(child_id) = store.insert(key, child, c.hash) else {
                         return Err(budget.error(Stop::Memory, stats, store.len(), held));
                     };
-                    let f = M::add(c.g, M::lift(child.h)).unwrap_or(c.g);
+                    let f = M::f(c.g, child.h, cap);
                     if !over_cap(f) {
                         open.push(f, c.g, child_id);
                     }
