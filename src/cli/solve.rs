@@ -30,8 +30,9 @@ pub enum ModeArg {
     /// The fast engine: feature-space search over macro moves; finds hard levels' solutions,
     /// not proven optimal.
     Fast,
-    /// Push-optimal A* for a quarter of the limits, then the fast engine; optimal only when
-    /// the A* part proved it.
+    /// The fast engine, then push-optimal A* to prove what it can in the time left (A* first
+    /// for an eighth when the fast engine's first tenth finds nothing); optimal only when the
+    /// A* part proved it.
     Auto,
 }
 
@@ -48,8 +49,8 @@ pub enum HeuristicArg {
 /// Search options shared by `solve` and `bench`.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// What to minimise, and how. Default: `auto` for `solve` (prove push-optimality within a
-    /// quarter of the limits, else find a solution fast), `pushes` for `bench` (the figures in
+    /// What to minimise, and how. Default: `auto` for `solve` (find a solution fast, then prove
+    /// push-optimality with the time left when possible), `pushes` for `bench` (the figures in
     /// BENCHMARKS.md are push-optimal unless a mode is named).
     #[arg(long, value_enum)]
     pub mode: Option<ModeArg>,

@@ -21,8 +21,9 @@ pub enum Mode {
     /// A solution found by the fast engine ([`super::fast`]): a feature-space search, not
     /// proven optimal.
     Fast,
-    /// The pushes-mode A* for a quarter of the time and memory limits, then the fast engine with
-    /// what is left; optimal only when the A* part proved it.
+    /// The fast engine for a tenth of the limits; if it finds a solution, the pushes-mode A*
+    /// tries to prove the fewest pushes with what is left, else A* for an eighth, then the
+    /// fast engine with the rest. Optimal only when the A* part proved it.
     Auto,
 }
 
