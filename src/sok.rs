@@ -13,7 +13,9 @@
 //! R                                <- its moves in LURD (one line, never run-length encoded)
 //! ```
 //!
-//! A title that could be read as a board row or as a `Solution` title is written as a
+//! A title that could be read as a board row or as a `Solution` title, that starts with `{`
+//! (which would make the file read as JSON lines), or that a text line would not give back
+//! unchanged (one starting with `;` or `Title:`), is written as a
 //! `Title: …` line right after the board instead; a level without a title gets `Level N` (its
 //! number in the file), so no text line of the block before can be taken for its title. A level
 //! without a solution has no `Solution` section.
@@ -91,7 +93,11 @@ pub fn write(blocks: &[Block]) -> String {
             out.push('\n');
         }
         let title = b.level.title().filter(|t| !t.trim().is_empty()).map(str::trim);
-        let title_after = title.filter(|t| is_board_row(t) || is_solution_title(t));
+        // A title starting with `{` would make the file read as JSON lines (`solutions::read`);
+        // one starting with `;` or `Title:` would read back as less than itself.
+        let title_after = title.filter(|t| {
+            is_board_row(t) || is_solution_title(t) || t.starts_with('{') || !crate::format::xsb::reads_as_title(t)
+        });
         match (title, title_after) {
             (Some(t), None) => out.push_str(&format!("{t}\n")),
             (None, _) => out.push_str(&format!("Level {}\n", b.number)),
