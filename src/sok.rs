@@ -129,13 +129,13 @@ pub fn read_solutions(text: &str) -> Read {
     let mut open: Option<(usize, String)> = None;
     let close = |open: &mut Option<(usize, String)>, boards: usize, out: &mut Read| {
         if let Some((line, moves)) = open.take() {
+            // Run-length encoding written out first: `()` or `0l` is no move at all.
+            let lurd = if crate::lurd::is_rle(&moves) { crate::lurd::expand(&moves).unwrap_or(moves) } else { moves };
             if boards == 0 {
                 out.skipped.push((line, "a solution before any board".into()));
-            } else if moves.is_empty() {
+            } else if lurd.is_empty() {
                 out.skipped.push((line, "a Solution section without moves".into()));
             } else {
-                let lurd =
-                    if crate::lurd::is_rle(&moves) { crate::lurd::expand(&moves).unwrap_or(moves) } else { moves };
                 out.entries.push(Found { level: boards, lurd, line });
             }
         }
@@ -190,6 +190,9 @@ mod tests {
         assert_eq!((early.entries.len(), early.skipped[0].0), (0, 1));
         let empty = read_solutions("#####\n#@$.#\n#####\n\nSolution\n\n");
         assert_eq!(empty.skipped[0].1, "a Solution section without moves");
+        // Moves that expand to nothing are no moves either.
+        let nothing = read_solutions("#####\n#@$.#\n#####\n\nSolution\n\t( )\n0R\n");
+        assert_eq!((nothing.entries.len(), nothing.skipped[0].1.as_str()), (0, "a Solution section without moves"));
         assert!(!is_solution_title("Solutions are below"));
         assert!(is_solution_title("solution: 1"));
     }

@@ -30,11 +30,18 @@ fn parse_formats(text: &str) {
     }
 }
 
-/// `solutions`: the text's levels written as a `.sok` file with a solution read back as the
-/// same boards, titles and solutions, and the file reads as a solutions file.
+/// `solutions`: every solution read names a line of the text and has moves; the text's levels
+/// written as a `.sok` file with a solution read back as the same boards, titles and solutions,
+/// and the file reads as a solutions file.
 fn solutions(text: &str) {
-    let levels: Vec<_> = xsb::parse_each(text, Default::default()).unwrap().into_iter().flatten().collect();
-    assert!(!levels.is_empty());
+    let lines = text.split('\n').count();
+    let sok = read_solutions(text);
+    assert!(sok.entries.iter().all(|e| e.level >= 1 && e.line >= 1 && e.line <= lines && !e.lurd.is_empty()));
+    let Ok(levels) = xsb::parse_each(text, Default::default()) else { return };
+    let levels: Vec<_> = levels.into_iter().flatten().collect();
+    if levels.is_empty() {
+        return;
+    }
     let blocks: Vec<Block> = levels
         .iter()
         .enumerate()
