@@ -9,8 +9,7 @@
 #
 # Built with `RUSTC_BOOTSTRAP=1 cargo fuzz build --sanitizer none -a` (stable toolchain; no
 # sanitizer, as the library has no unsafe code; `-a` keeps debug assertions, so integer
-# overflow panics too). Seeds: put level, move and solution files in fuzz/corpus/TARGET/ first
-# (the campaign of BENCHMARKS.md seeded them from data/ and the repros).
+# overflow panics too). Empty corpora are seeded from data/ and tests/data/repros/ first.
 set -euo pipefail
 cd "$(dirname "$0")"
 TARGETS=(parse_xsb parse_formats verify solutions decode_lurd)
@@ -37,6 +36,43 @@ if [ "${1:-}" = "--summary" ]; then
     exit 0
 fi
 SECS=${1:-1800}
+# Seeds for empty corpora: the first levels of every bundled file, the reproductions of issue
+# 13, levels with the reference solutions of XSokoban (level, NUL, moves for `verify`).
+python3 - <<'PY'
+import glob, os
+root = os.path.abspath('..')
+def put(t, name, data):
+    os.makedirs(f'corpus/{t}', exist_ok=True)
+    with open(f'corpus/{t}/{name}', 'wb') as f:
+        f.write((data.encode() if isinstance(data, str) else data)[:8000])
+targets = ['parse_xsb', 'parse_formats', 'verify', 'solutions', 'decode_lurd']
+if any(os.listdir(f'corpus/{t}') for t in targets if os.path.isdir(f'corpus/{t}')):
+    raise SystemExit(0)
+chunks = []
+for f in sorted(glob.glob(f'{root}/data/*.xsb') + glob.glob(f'{root}/data/*.lisp')):
+    parts = [p for p in open(f, errors='replace').read().split('\n\n') if '#' in p or '(' in p]
+    chunks += [(f'{os.path.basename(f)}.{i}', p + '\n') for i, p in enumerate(parts[:6])]
+for d in ['cab320-warehouses', 'snekoban-puzzles']:
+    chunks += [(f'{d}.{os.path.basename(f)}', open(f, errors='replace').read())
+               for f in sorted(glob.glob(f'{root}/data/{d}/*'))[:6]]
+chunks += [(f'repro.{os.path.basename(f)}', open(f, 'rb').read().decode('utf-8', 'replace'))
+           for f in glob.glob(f'{root}/tests/data/repros/*') if os.path.getsize(f) < 8000]
+for name, text in chunks:
+    put('parse_xsb', name, text)
+    put('parse_formats', name, text)
+    put('verify', name, text + '\0uRdLrDlU')
+sols = open(f'{root}/data/xsokoban90-reference-solutions.tsv').read().splitlines()
+boards = [p for p in open(f'{root}/data/xsokoban90.xsb').read().split('\n\n') if '#' in p]
+put('solutions', 'tsv', '\n'.join(sols[:4]))
+put('solutions', 'json', '{"level": 1, "lurd": "uRd"}\n{"level": 2, "lurd": null}\n')
+for i in range(3):
+    lurd = sols[i + 1].split('\t')[-1]
+    put('solutions', f'sok{i}', f'{boards[i]}\n\nSolution (moves 1, pushes 1)\n{lurd[:300]}\n')
+    put('verify', f'x{i}', f'{boards[i]}\n\0{lurd}')
+    put('decode_lurd', f'x{i}', lurd)
+for i, m in enumerate(['uRdL', '3l2U', '2(lU)r', 'Left, Up', '["up","down"]', 'lurd LURD\n', 'x', '']):
+    put('decode_lurd', f'm{i}', m)
+PY
 RUSTC_BOOTSTRAP=1 cargo fuzz build --sanitizer none -a
 BIN=target/x86_64-unknown-linux-gnu/release
 mkdir -p logs
