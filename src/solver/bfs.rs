@@ -97,7 +97,7 @@ impl Store {
 
     /// Bytes held: every chunk at full size (they are allocated so) and the table.
     fn bytes(&self) -> usize {
-        self.chunks.len() * self.chunk_bytes() + self.table.len() * 4 + self.chunks.capacity() * 8
+        self.chunks.len() * self.chunk_bytes() + self.table.len() * 4 + self.chunks.capacity() * std::mem::size_of::<Chunk>()
     }
 
     fn at(&self, i: usize) -> (&Chunk, usize) {
