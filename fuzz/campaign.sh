@@ -16,7 +16,7 @@ TARGETS=(parse_xsb parse_formats verify solutions decode_lurd)
 
 summary() {
     set +e
-    echo "| target | seconds | executions | exec/s | corpus (inputs) | crashes | exit |"
+    echo "| target | seconds | executions | exec/s | corpus (inputs/size) | crashes | exit |"
     echo "|---|---|---|---|---|---|---|"
     for t in "${TARGETS[@]}"; do
         log=logs/$t.log
