@@ -97,7 +97,9 @@ impl Store {
 
     /// Bytes held: every chunk at full size (they are allocated so) and the table.
     fn bytes(&self) -> usize {
-        self.chunks.len() * self.chunk_bytes() + self.table.len() * 4 + self.chunks.capacity() * std::mem::size_of::<Chunk>()
+        self.chunks.len() * self.chunk_bytes()
+            + self.table.len() * 4
+            + self.chunks.capacity() * std::mem::size_of::<Chunk>()
     }
 
     fn at(&self, i: usize) -> (&Chunk, usize) {
