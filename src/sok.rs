@@ -13,7 +13,9 @@
 //! R                                <- its moves in LURD (one line, never run-length encoded)
 //! ```
 //!
-//! A title that could be read as a board row or as a `Solution` title is written as a
+//! A title that could be read as a board row or as a `Solution` title, that starts with `{`
+//! (which would make the file read as JSON lines), or that a text line would not give back
+//! unchanged (one starting with `;` or `Title:`), is written as a
 //! `Title: …` line right after the board instead; a level without a title gets `Level N` (its
 //! number in the file), so no text line of the block before can be taken for its title. A level
 //! without a solution has no `Solution` section.
@@ -91,7 +93,11 @@ pub fn write(blocks: &[Block]) -> String {
             out.push('\n');
         }
         let title = b.level.title().filter(|t| !t.trim().is_empty()).map(str::trim);
-        let title_after = title.filter(|t| is_board_row(t) || is_solution_title(t));
+        // A title starting with `{` would make the file read as JSON lines (`solutions::read`);
+        // one starting with `;` or `Title:` would read back as less than itself.
+        let title_after = title.filter(|t| {
+            is_board_row(t) || is_solution_title(t) || t.starts_with('{') || !crate::format::xsb::reads_as_title(t)
+        });
         match (title, title_after) {
             (Some(t), None) => out.push_str(&format!("{t}\n")),
             (None, _) => out.push_str(&format!("Level {}\n", b.number)),
@@ -123,13 +129,13 @@ pub fn read_solutions(text: &str) -> Read {
     let mut open: Option<(usize, String)> = None;
     let close = |open: &mut Option<(usize, String)>, boards: usize, out: &mut Read| {
         if let Some((line, moves)) = open.take() {
+            // Run-length encoding written out first: `()` or `0l` is no move at all.
+            let lurd = if crate::lurd::is_rle(&moves) { crate::lurd::expand(&moves).unwrap_or(moves) } else { moves };
             if boards == 0 {
                 out.skipped.push((line, "a solution before any board".into()));
-            } else if moves.is_empty() {
+            } else if lurd.is_empty() {
                 out.skipped.push((line, "a Solution section without moves".into()));
             } else {
-                let lurd =
-                    if crate::lurd::is_rle(&moves) { crate::lurd::expand(&moves).unwrap_or(moves) } else { moves };
                 out.entries.push(Found { level: boards, lurd, line });
             }
         }
@@ -184,6 +190,9 @@ mod tests {
         assert_eq!((early.entries.len(), early.skipped[0].0), (0, 1));
         let empty = read_solutions("#####\n#@$.#\n#####\n\nSolution\n\n");
         assert_eq!(empty.skipped[0].1, "a Solution section without moves");
+        // Moves that expand to nothing are no moves either.
+        let nothing = read_solutions("#####\n#@$.#\n#####\n\nSolution\n\t( )\n0R\n");
+        assert_eq!((nothing.entries.len(), nothing.skipped[0].1.as_str()), (0, "a Solution section without moves"));
         assert!(!is_solution_title("Solutions are below"));
         assert!(is_solution_title("solution: 1"));
     }

@@ -288,3 +288,71 @@ fn one_level_of_a_big_file_is_built_alone() {
     assert_eq!(code, 2);
     assert!(err.contains("the file has 20000 levels"), "{err}");
 }
+
+/// An open `side`×`side` room with `boxes` boxes over its top half and as many goals over its
+/// bottom half, as XSB text: its analysis (one search per goal) and the start's matching take
+/// seconds when big.
+fn big_room_text(side: usize, boxes: usize) -> String {
+    let mut grid = vec![vec![b' '; side + 2]; side + 2];
+    for row in &mut grid {
+        row[0] = b'#';
+        row[side + 1] = b'#';
+    }
+    grid[0].fill(b'#');
+    grid[side + 1].fill(b'#');
+    let spots: Vec<(usize, usize)> =
+        (1..side / 2).step_by(2).flat_map(|r| (2..side).step_by(2).map(move |c| (r + 1, c))).collect();
+    for &(r, c) in &spots[..boxes] {
+        grid[r][c] = b'$';
+        grid[r + side / 2][c] = b'.';
+    }
+    grid[side][1] = b'@';
+    grid.iter().map(|row| String::from_utf8(row.clone()).unwrap() + "\n").collect()
+}
+
+#[test]
+fn analyze_observes_its_time_and_memory_limits_on_a_big_level() {
+    let dir = temp_dir("analyze-limits");
+    let path = dir.join("room.xsb");
+    std::fs::write(&path, big_room_text(250, 1000)).unwrap();
+    let p = path.display().to_string();
+    let started = std::time::Instant::now();
+    let (code, out, err) = sokoban(&["analyze", &p, "--time-limit", "0.2"]);
+    let took = started.elapsed();
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("not analysed, the time limit (0.2 s) passed"), "{out}");
+    // Reading and building the level are outside the limit; unbounded, the analysis takes
+    // seconds in a release build.
+    assert!(took < std::time::Duration::from_secs(3), "{took:?}");
+    let (code, out, _) = sokoban(&["analyze", &p, "--memory-limit", "10"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("over --memory-limit 10"), "{out}");
+    let (code, _, err) = sokoban(&["analyze", &p, "--time-limit", "1e300"]);
+    assert_eq!(code, 2, "{err}");
+    // A small level is analysed as before, well within the default limits.
+    let (code, out, _) = sokoban(&["analyze", "data/microban.xsb", "--level", "1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Lower bound (push matching) of the start: 4 pushes"), "{out}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_analyze_on_a_big_level() {
+    let dir = temp_dir("analyze-ctrl-c");
+    let path = dir.join("room.xsb");
+    std::fs::write(&path, big_room_text(250, 1000)).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_sokoban"))
+        .args(["analyze", path.to_str().unwrap(), "--time-limit", "600"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run sokoban");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let sent = std::time::Instant::now();
+    // SAFETY: sends SIGINT to the child started above.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert!(sent.elapsed() < std::time::Duration::from_secs(2), "{:?}", sent.elapsed());
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+}

@@ -2,13 +2,23 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Args;
 use sokoban::analysis::Analysis;
 use sokoban::level::Tile;
+use sokoban::solver::Heuristic;
+use sokoban::solver::bound::LowerBound;
+use sokoban::solver::frozen::TableId;
+use sokoban::solver::state::BoxAt;
 
-use super::{EXIT_BAD_INPUT, EXIT_OK, InputArgs, LevelFile, Selection, level_error, plural, title_suffix};
+use super::solve::{MAX_SECONDS, default_memory_mb};
+use super::{
+    EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, interrupt, level_error, plural,
+    title_suffix,
+};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -23,9 +33,32 @@ pub struct AnalyzeArgs {
     /// that is not a goal, or lies on a walled run between two taboo corners with no goal on it.
     #[arg(long)]
     pub taboo: bool,
+    /// Seconds per level for the analysis and the start's lower bound (a level with thousands
+    /// of boxes and goals takes seconds); a level that passes it is reported and skipped.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub time_limit: f64,
+    /// Megabytes per level for the analysis's tables; a level that needs more is reported and
+    /// skipped. The default is half the physical memory of this machine.
+    #[arg(long, value_name = "MB", default_value_t = default_memory_mb())]
+    pub memory_limit: usize,
+}
+
+/// Why a level's analysis was cut short.
+enum Cut {
+    /// The time limit passed.
+    Time,
+    /// Ctrl-C.
+    Interrupted,
 }
 
 pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
+    if !(a.time_limit > 0.0 && a.time_limit <= MAX_SECONDS) {
+        anyhow::bail!("--time-limit must be a positive number of seconds, at most {MAX_SECONDS:e} (31 years)");
+    }
+    let limit = Duration::from_secs_f64(a.time_limit);
+    let memory = a.memory_limit.saturating_mul(1 << 20);
+    // Ctrl-C ends the analysis of the level at hand (checked between steps of bounded work).
+    let cancel = interrupt::flag();
     let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let mut code = EXIT_OK;
     for n in a.select.pick(file.count)? {
@@ -41,9 +74,42 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
             print_taboo(level)?;
             continue;
         }
-        let an = Analysis::new(level);
-        let bound = sokoban::solver::bound::start_bound(level);
         let title = title_suffix(n, level.title());
+        // The analysis and the bound's copy of its distance table.
+        let needs = Analysis::bytes_for(level).saturating_mul(2);
+        if needs > memory {
+            let mb = needs.div_ceil(1 << 20);
+            outln!("Level {n}{title}: not analysed, its tables need {mb} MB (over --memory-limit {})", a.memory_limit)?;
+            outln!()?;
+            code = EXIT_NEGATIVE;
+            continue;
+        }
+        let started = Instant::now();
+        let mut cut = None;
+        let mut stop = || {
+            if cancel.load(Ordering::Relaxed) {
+                cut = Some(Cut::Interrupted);
+            } else if started.elapsed() >= limit {
+                cut = Some(Cut::Time);
+            }
+            cut.is_some()
+        };
+        let analysed = Analysis::new_within(level, &mut stop);
+        let bound = analysed.as_ref().and_then(|an| start_bound(level, an, &mut stop));
+        match cut {
+            Some(Cut::Interrupted) => {
+                eprintln!("interrupted: the levels above were analysed, the rest were not");
+                return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
+            }
+            Some(Cut::Time) if analysed.is_none() => {
+                outln!("Level {n}{title}: not analysed, the time limit ({} s) passed", a.time_limit)?;
+                outln!()?;
+                code = EXIT_NEGATIVE;
+                continue;
+            }
+            _ => {}
+        }
+        let Some(an) = analysed else { continue };
         let squares = plural(an.squares(), "square");
         outln!("Level {n}{title}: {squares}, {} live, {} dead", an.live(), an.squares() - an.live())?;
         outln!("Dead squares are marked x (a box there can never reach a goal).")?;
@@ -63,12 +129,25 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
             outln!("{}", row.trim_end())?;
         }
         match bound {
-            Some(b) => outln!("Lower bound (push matching) of the start: {}", plural(b as usize, "push")),
-            None => outln!("Lower bound of the start: none, no box-to-goal matching exists (deadlocked)"),
+            Some(Some(b)) => outln!("Lower bound (push matching) of the start: {}", plural(b as usize, "push")),
+            Some(None) => outln!("Lower bound of the start: none, no box-to-goal matching exists (deadlocked)"),
+            None => {
+                code = EXIT_NEGATIVE;
+                outln!("Lower bound of the start: not computed, the time limit ({} s) passed", a.time_limit)
+            }
         }?;
         outln!()?;
     }
     Ok(ExitCode::from(code))
+}
+
+/// The push lower bound of the start (as `solver::bound::start_bound`), calling `stop` between
+/// steps of bounded work: `None` when it stopped, `Some(None)` when no matching exists.
+fn start_bound(level: &sokoban::Level, a: &Analysis, stop: &mut impl FnMut() -> bool) -> Option<Option<u64>> {
+    let boxes: Vec<BoxAt> = level.boxes().iter().map(|&b| BoxAt { sq: a.sq(b), class: 0 }).collect();
+    let cover_goals = boxes.len() > a.goals();
+    let mut bound = LowerBound::new_within(a, Heuristic::Hungarian, cover_goals, vec![1], false, stop)?;
+    bound.of_within(a, TableId::STATIC, &boxes, stop).ok()
 }
 
 fn print_taboo(level: &sokoban::Level) -> Result<()> {

@@ -91,7 +91,7 @@ pub struct SearchArgs {
 
 /// The largest --time-limit and --delay accepted, in seconds: 1e9 (about 31 years). Larger
 /// values would overflow the clock arithmetic.
-const MAX_SECONDS: f64 = 1e9;
+pub(crate) const MAX_SECONDS: f64 = 1e9;
 
 /// Checks that --weights gives one weight per box of every level to solve, before any work.
 pub fn check_weights<'a>(config: &Config, levels: impl IntoIterator<Item = (String, &'a Level)>) -> Result<()> {
@@ -109,7 +109,7 @@ pub fn check_weights<'a>(config: &Config, levels: impl IntoIterator<Item = (Stri
 }
 
 /// Half the physical memory in megabytes (the library's default limit).
-fn default_memory_mb() -> usize {
+pub(crate) fn default_memory_mb() -> usize {
     sokoban::system::default_memory_limit() >> 20
 }
 

@@ -195,11 +195,14 @@ pub fn write_raw(level: &Level, raw: &RawBoard, format: SourceFormat) -> Result<
 }
 
 /// Refuses a title or comment the format cannot hold: a line break would end the `;` line (XSB,
-/// grid) or the header line (warehouse) and spill into the board.
+/// grid) or the header line (warehouse) and spill into the board; a grid title is a Lisp symbol,
+/// which the grid reader refuses to hold any control character.
 fn check_meta(level: &Level, format: SourceFormat) -> Result<(), WriteError> {
     let broken = |t: &str| t.contains(['\n', '\r']);
     let what = if level.title().is_some_and(broken) {
         "a title with a line break"
+    } else if format == SourceFormat::Grid && level.title().is_some_and(|t| t.chars().any(char::is_control)) {
+        "a title with a control character"
     } else if format != SourceFormat::Warehouse && level.comments().iter().any(|c| broken(c)) {
         "a comment with a line break"
     } else {

@@ -106,6 +106,12 @@ fn key_value(line: &str) -> Option<(&str, &str)> {
         .then_some((k, v.trim()))
 }
 
+/// Whether a text line right before a board reads back as exactly `title` (no `;` to strip, no
+/// surrounding blanks, not a `Title:` line that would give only its value).
+pub(crate) fn reads_as_title(title: &str) -> bool {
+    comment_text(title) == title && !key_value(title).is_some_and(|(k, _)| k.eq_ignore_ascii_case("title"))
+}
+
 fn comment_text(line: &str) -> String {
     let t = line.trim();
     let t = t.strip_prefix(';').unwrap_or(t);
