@@ -40,10 +40,11 @@ fn pushes_config() -> Config {
 }
 
 #[test]
-fn a_big_level_stops_near_its_time_limit_in_every_a_star_mode() {
+fn a_big_level_stops_near_its_time_limit_in_every_mode() {
     let level = big_room(120, 300);
     let limit = Duration::from_millis(200);
-    for mode in [Mode::Pushes, Mode::Moves, Mode::Cost, Mode::Bfs] {
+    // The fast engine's packing plan alone takes minutes on 300 goals without its stop checks.
+    for mode in [Mode::Pushes, Mode::Moves, Mode::Cost, Mode::Bfs, Mode::Fast, Mode::Auto] {
         let config = Config { mode, time_limit: Some(limit), ..Config::default() };
         let started = Instant::now();
         let result = solve(&level, &config);

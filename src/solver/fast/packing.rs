@@ -35,7 +35,9 @@ pub struct PackingPlan {
 impl PackingPlan {
     /// Computes the plan for the level behind `a`; `starts[s]` marks the squares where boxes
     /// stand at the start.
-    pub fn new(a: &Analysis, starts: &[bool]) -> PackingPlan {
+    /// `None` when `stop()` says so (it is asked before each pull search: the plan takes
+    /// goals² of them).
+    pub fn new(a: &Analysis, starts: &[bool], stop: &mut dyn FnMut() -> bool) -> Option<PackingPlan> {
         let n = a.squares();
         let goals = a.goals();
         let mut occupied = vec![false; n];
@@ -48,8 +50,14 @@ impl PackingPlan {
         while !remaining.is_empty() {
             let mut best: Option<(bool, u32, usize, usize)> = None; // (no start, pulls, squares, goal)
             for &g in &remaining {
+                if stop() {
+                    return None;
+                }
                 occupied[g] = false;
-                let found = pulls.leave(a, &occupied, g, starts);
+                let found = pulls.leave(a, &occupied, g, starts, stop);
+                if pulls.stopped {
+                    return None;
+                }
                 occupied[g] = true;
                 if let Some((p, roam, to_start)) = found {
                     let far = to_start.is_none();
@@ -75,7 +83,7 @@ impl PackingPlan {
         for (i, &g) in order.iter().enumerate() {
             rank[g as usize] = i as u16;
         }
-        PackingPlan { order, rank }
+        Some(PackingPlan { order, rank })
     }
 }
 
@@ -88,6 +96,8 @@ struct Pulls {
     flood: Vec<bool>,
     flood_queue: Vec<usize>,
     roam: Vec<bool>,
+    /// Set when a stop check ended a search.
+    stopped: bool,
 }
 
 impl Pulls {
@@ -99,6 +109,7 @@ impl Pulls {
             flood: vec![false; n],
             flood_queue: Vec::new(),
             roam: vec![false; n],
+            stopped: false,
         }
     }
 
@@ -111,6 +122,7 @@ impl Pulls {
         occupied: &[bool],
         g: usize,
         starts: &[bool],
+        stop: &mut dyn FnMut() -> bool,
     ) -> Option<(u32, usize, Option<u32>)> {
         self.seen.fill(false);
         self.roam.fill(false);
@@ -129,6 +141,11 @@ impl Pulls {
         let mut to_start: Option<u32> = None;
         let mut head = 0;
         while head < self.queue.len() {
+            // Each node floods the floor: on a huge level one search is long, so ask often.
+            if head % 8 == 0 && stop() {
+                self.stopped = true;
+                return None;
+            }
             let node = self.queue[head];
             head += 1;
             let (pos, side) = (node / 4, Dir::ALL[node % 4]);
@@ -210,7 +227,7 @@ mod tests {
         for b in level.boxes() {
             starts[a.index_of(*b)] = true;
         }
-        let plan = PackingPlan::new(&a, &starts);
+        let plan = PackingPlan::new(&a, &starts, &mut || false).expect("never stopped");
         (level, a, plan)
     }
 

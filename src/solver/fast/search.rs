@@ -192,6 +192,19 @@ fn pair_cost(a: &Analysis, boxes: &[u16], b: usize, g: usize) -> i64 {
     }
 }
 
+/// Why the search must stop now, if it must: the cancel flag or the time limit. Checked once
+/// per expansion and inside the long parts of one (the plan, each box's macro moves, each
+/// child), so a level with hundreds of boxes stops near its limit too.
+fn stop_reason(config: &Config, started: Instant) -> Option<fn(Stats) -> SolveError> {
+    if config.cancel.as_ref().is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
+        return Some(SolveError::Cancelled);
+    }
+    if config.time_limit.is_some_and(|t| started.elapsed() >= t) {
+        return Some(SolveError::Timeout);
+    }
+    None
+}
+
 /// Runs the search. The level must have as many boxes as goals under the standard rule, with
 /// deadlock pruning sound (the caller checks).
 pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, SolveError> {
@@ -202,7 +215,10 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
     for b in level.boxes() {
         starts[a.index_of(*b)] = true;
     }
-    let plan = PackingPlan::new(a, &starts);
+    let Some(plan) = PackingPlan::new(a, &starts, &mut || stop_reason(config, started).is_some()) else {
+        let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
+        return Err(stop(Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }));
+    };
     let mut features = Features::new(a);
     let mut macros = Macros::new(n);
     let mut hungarian = Hungarian::default();
@@ -234,7 +250,14 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
     if boxes.iter().all(|&b| (b as usize) < a.goals()) {
         return finish(level, a, &search, &mut macros, ROOT, started);
     }
-    let Some(h) = hungarian.solve(boxes.len(), a.goals(), |b, g| pair_cost(a, &boxes, b, g)) else {
+    let root = hungarian.solve_within(boxes.len(), a.goals(), |b, g| pair_cost(a, &boxes, b, g), &mut || {
+        stop_reason(config, started).is_some()
+    });
+    let Ok(root) = root else {
+        let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
+        return Err(stop(search.finish_stats(started)));
+    };
+    let Some(h) = root else {
         return Err(SolveError::Unsolvable(search.finish_stats(started)));
     };
     let regions = features.regions(a, &occupied, a.index_of(level.player()));
@@ -338,7 +361,14 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
             let parent_regions = features.regions(a, &occupied, node.player as usize).count;
             let parent_cell = features.cell(&plan, &occupied, parent_regions);
             // The parent's matching, saved for re-solving one row per child.
-            let parent_h = hungarian.solve(boxes.len(), boxes.len(), |b, g| pair_cost(a, &boxes, b, g));
+            let parent_h =
+                hungarian.solve_within(boxes.len(), boxes.len(), |b, g| pair_cost(a, &boxes, b, g), &mut || {
+                    stop_reason(config, started).is_some()
+                });
+            let Ok(parent_h) = parent_h else {
+                let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
+                return Err(stop(search.finish_stats(started)));
+            };
             hungarian.save();
 
             // A PI-corral: some barrier box must be pushed first, so only those move.
@@ -371,11 +401,17 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
                 let generation = reach_generation;
                 let reach_ref = &reach;
                 macros.moves(a, &mut occupied, &|s| reach_ref[s] == generation, b as usize, &mut moves);
+                if let Some(stop) = stop_reason(config, started) {
+                    return Err(stop(search.finish_stats(started)));
+                }
             }
 
             children.clear();
             child_keys.clear();
             for &m in &moves {
+                if let Some(stop) = stop_reason(config, started) {
+                    return Err(stop(search.finish_stats(started)));
+                }
                 let (from, to) = (m.from as usize, m.to as usize);
                 occupied[from] = 0;
                 occupied[to] = 1;
