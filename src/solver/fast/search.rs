@@ -20,6 +20,7 @@ use super::features::{Cell, Features};
 use super::macros::{MacroMove, Macros};
 use super::packing::PackingPlan;
 use super::raw::{NONE, RawIndex};
+use super::way::Way;
 use crate::analysis::Analysis;
 use crate::level::{Dir, Level};
 use crate::solver::corral::Corrals;
@@ -215,7 +216,8 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
     for b in level.boxes() {
         starts[a.index_of(*b)] = true;
     }
-    let Some(plan) = PackingPlan::new(a, &starts, &mut || stop_reason(config, started).is_some()) else {
+    let stop = &mut || stop_reason(config, started).is_some();
+    let Some(plan) = PackingPlan::new(a, &starts, config.fast_parking, stop) else {
         let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
         return Err(stop(Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }));
     };
@@ -285,6 +287,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
     let mut corral_check = CorralCheck::new(n);
     let mut dead_children: Vec<u8> = Vec::new();
     let mut child_reach = Reach::new(n);
+    let mut way = Way::new(n);
     loop {
         round.clear();
         round.extend(search.cells.keys().copied());
@@ -373,7 +376,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
 
             // A PI-corral: some barrier box must be pushed first, so only those move.
             restricted.clear();
-            {
+            if config.corral_pruning {
                 let generation = reach_generation;
                 let reach_ref = &reach;
                 if let Some(barrier) = corrals.pi_corral(a, &occupied, |s| reach_ref[s.index()] == generation, true) {
@@ -512,10 +515,20 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
                     dist.push((-gain, c.h, c.m.pushes, i));
                 }
             }
+            // Opener: when boxes stand on the cheapest way to the plan's next goal, move one
+            // of them off it.
+            let mut open: Vec<(i64, u32, u16, usize)> = Vec::new();
+            if config.fast_opener && way.search(a, &plan, parent_cell[0], &occupied).is_some_and(|f| f.obstacles > 0) {
+                for (i, c) in children.iter().enumerate() {
+                    if way.blocks(c.m.from as usize) && !way.on_way(c.m.to as usize) {
+                        open.push((0, c.h, c.m.pushes, i));
+                    }
+                }
+            }
             dead_children.clear();
             dead_children.resize(children.len(), 0);
-            let mut advised = [usize::MAX; 3];
-            for (slot, mut list) in [pack, conn, dist].into_iter().enumerate() {
+            let mut advised = [usize::MAX; 4];
+            for (slot, mut list) in [pack, conn, dist, open].into_iter().enumerate() {
                 list.sort_unstable();
                 for &(_, _, _, i) in list.iter().take(ADVISOR_TRIES) {
                     if dead_children[i] == 0 {
