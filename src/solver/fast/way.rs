@@ -10,7 +10,7 @@
 //! level whose next step is a goal.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use super::packing::PackingPlan;
 use super::raw::{NONE, RawIndex};
@@ -28,6 +28,11 @@ pub struct Way {
     /// `kept[s]`: a packed box stands on `s`, this generation.
     kept: Vec<u32>,
     heap: BinaryHeap<Reverse<(u32, u16)>>,
+    /// The player's walk: boxes passed to reach each square, the square before, this generation.
+    walk_cost: Vec<u32>,
+    walk_parent: Vec<u16>,
+    walked: Vec<u32>,
+    deque: VecDeque<u16>,
     /// `on_way[s]`: square `s` is on the way (box squares and push squares), this generation.
     on_way: Vec<u32>,
     /// `blocking[s]`: the box on `s` is an obstacle, this generation.
@@ -50,15 +55,28 @@ impl Way {
             origin: vec![0; n],
             kept: vec![0; n],
             heap: BinaryHeap::new(),
+            walk_cost: vec![0; n],
+            walk_parent: vec![NONE; n],
+            walked: vec![0; n],
+            deque: VecDeque::new(),
             on_way: vec![0; n],
             blocking: vec![0; n],
         }
     }
 
     /// Searches the cheapest way to the plan's next goal for the position with boxes marked in
-    /// `occupied` and `packed` steps of the plan done. `None` when the next step is not a goal
-    /// (a parking step), the plan is complete, or no box can reach the goal at all.
-    pub fn search(&mut self, a: &Analysis, plan: &PackingPlan, packed: u16, occupied: &[u8]) -> Option<Found> {
+    /// `occupied`, the player on `player` and `packed` steps of the plan done. The way includes
+    /// the player's walk to the first push, so boxes that fence the player off count too.
+    /// `None` when the next step is not a goal (a parking step), the plan is complete, or no
+    /// box can reach the goal at all.
+    pub fn search(
+        &mut self,
+        a: &Analysis,
+        plan: &PackingPlan,
+        packed: u16,
+        occupied: &[u8],
+        player: usize,
+    ) -> Option<Found> {
         let step = *plan.steps.get(packed as usize)?;
         if step.square != step.goal {
             return None;
@@ -69,6 +87,7 @@ impl Way {
             self.on_way.fill(0);
             self.blocking.fill(0);
             self.kept.fill(0);
+            self.walked.fill(0);
             self.current = 0;
         }
         self.current += 1;
@@ -82,6 +101,34 @@ impl Way {
             }
         }
         let kept = |s: usize, this: &Way| this.kept[s] == now;
+        // The player's walk, passing through unpacked boxes at a cost of one each.
+        self.deque.clear();
+        self.deque.push_back(player as u16);
+        self.walked[player] = now;
+        self.walk_cost[player] = 0;
+        self.walk_parent[player] = NONE;
+        while let Some(q) = self.deque.pop_front() {
+            let q = q as usize;
+            for d in Dir::ALL {
+                let t = a.nb(q, d);
+                if t == NONE || kept(t as usize, self) {
+                    continue;
+                }
+                let t = t as usize;
+                let step = u32::from(occupied[t] != 0);
+                let cost = self.walk_cost[q] + step;
+                if self.walked[t] != now || cost < self.walk_cost[t] {
+                    self.walked[t] = now;
+                    self.walk_cost[t] = cost;
+                    self.walk_parent[t] = q as u16;
+                    if step == 0 {
+                        self.deque.push_front(t as u16);
+                    } else {
+                        self.deque.push_back(t as u16);
+                    }
+                }
+            }
+        }
         self.heap.clear();
         for (s, &box_here) in occupied.iter().enumerate().take(a.live()) {
             if box_here != 0 && !kept(s, self) && a.dist(goal, s) != NONE {
@@ -115,7 +162,16 @@ impl Way {
                 if kept(t, self) || kept(p, self) {
                     continue;
                 }
-                let cost = c + blocked(t) + blocked(p);
+                // The first push needs the player's walk; later ones a free push square.
+                let first = self.parent[s] == NONE;
+                let behind = if !first {
+                    blocked(p)
+                } else if self.walked[p] == now {
+                    self.walk_cost[p]
+                } else {
+                    continue;
+                };
+                let cost = c + blocked(t) + behind;
                 if self.generation[t] != now || cost < self.cost[t] {
                     self.generation[t] = now;
                     self.cost[t] = cost;
@@ -142,6 +198,18 @@ impl Way {
                 self.on_way[p] = now;
                 if occupied[p] != 0 && p != origin {
                     self.blocking[p] = now;
+                }
+                if from == origin {
+                    // The player's walk to the first push.
+                    let mut q = self.walk_parent[p];
+                    while q != NONE {
+                        let w = q as usize;
+                        self.on_way[w] = now;
+                        if occupied[w] != 0 && w != origin {
+                            self.blocking[w] = now;
+                        }
+                        q = self.walk_parent[w];
+                    }
                 }
             }
             if occupied[s] != 0 && s != origin {
@@ -185,13 +253,15 @@ mod tests {
     fn a_box_on_the_push_square_is_in_the_way() {
         // Boxes on columns 4 and 5 of a corridor to the goal on column 1: whichever goes
         // first, the other stands where the player must be (or where the box must pass).
-        let (_, a, plan, occupied) = setup("#########\n#.  $  @#\n#########\n#########\n");
+        let (level, a, plan, occupied) = setup("#########\n#.  $  @#\n#########\n#########\n");
         let mut way = Way::new(a.squares());
-        let found = way.search(&a, &plan, 0, &occupied).expect("a way exists");
+        let player = a.index_of(level.player());
+        let found = way.search(&a, &plan, 0, &occupied, player).expect("a way exists");
         assert_eq!(found.obstacles, 0, "one box alone is never in its own way");
 
         let (level, a, plan, occupied) = setup("#########\n#..  $$@#\n#########\n");
-        let found = way.search(&a, &plan, 0, &occupied).expect("a way exists");
+        let player = a.index_of(level.player());
+        let found = way.search(&a, &plan, 0, &occupied, player).expect("a way exists");
         assert_eq!(found.obstacles, 1);
         let blocking: Vec<usize> = level.boxes().iter().map(|b| a.index_of(*b)).filter(|&s| way.blocks(s)).collect();
         assert_eq!(blocking.len(), 1, "exactly one of the two boxes is in the other's way");
@@ -199,9 +269,21 @@ mod tests {
     }
 
     #[test]
-    fn no_way_when_the_plan_is_complete() {
-        let (_, a, plan, occupied) = setup("#######\n#@$ .#\n#######\n");
+    fn a_box_fencing_the_player_off_counts() {
+        // The box on row 1 could go left at no cost, but the player must first get past the
+        // box in the doorway below it.
+        let (level, a, plan, occupied) = setup("########\n#..$   #\n#####$##\n    #@ #\n    ####\n");
         let mut way = Way::new(a.squares());
-        assert!(way.search(&a, &plan, plan.steps.len() as u16, &occupied).is_none());
+        let player = a.index_of(level.player());
+        let found = way.search(&a, &plan, 0, &occupied, player).expect("a way exists");
+        assert_eq!(found.obstacles, 1);
+    }
+
+    #[test]
+    fn no_way_when_the_plan_is_complete() {
+        let (level, a, plan, occupied) = setup("#######\n#@$ .#\n#######\n");
+        let mut way = Way::new(a.squares());
+        let player = a.index_of(level.player());
+        assert!(way.search(&a, &plan, plan.steps.len() as u16, &occupied, player).is_none());
     }
 }
