@@ -10,7 +10,7 @@ use sokoban::analysis::Analysis;
 use sokoban::format::parse_levels;
 use sokoban::level::Level;
 use sokoban::solver::hungarian::{Hungarian, Stopped};
-use sokoban::solver::{Config, Mode, SolveError, solve};
+use sokoban::solver::{Config, Mode, SolveError, fast, solve};
 
 /// An open `side`×`side` room with `boxes` boxes spread over its top half and as many goals over
 /// its bottom half (a big level whose analysis and root matching take long).
@@ -53,6 +53,25 @@ fn a_big_level_stops_near_its_time_limit_in_every_mode() {
         // Generous for a debug build on a loaded machine; without the checks this takes seconds.
         assert!(took < limit + Duration::from_millis(600), "{mode:?} took {took:?}");
     }
+}
+
+#[test]
+fn the_fast_engines_time_limit_counts_from_the_solves_start() {
+    // The analysis runs before the fast engine's search, and on a huge level takes seconds:
+    // the limit covers it, so a clock that started a second ago leaves nothing of 100 ms.
+    let level = parse_levels("########\n#@ $ . #\n# $ .  #\n########\n").unwrap().remove(0);
+    let a = Analysis::new(&level);
+    let Some(started) = Instant::now().checked_sub(Duration::from_secs(1)) else { return };
+    let config = Config { mode: Mode::Fast, time_limit: Some(Duration::from_millis(100)), ..Config::default() };
+    match fast::solve_from(&level, &a, &config, started) {
+        Err(SolveError::Timeout(stats)) => assert!(stats.seconds >= 1.0, "{stats:?}"),
+        other => panic!("{other:?}"),
+    }
+    // With the time left, it solves, and reports the time from the start.
+    let config = Config { time_limit: Some(Duration::from_secs(60)), ..config };
+    let solution = fast::solve_from(&level, &a, &config, started).expect("solvable");
+    assert!(sokoban::verify::verify(&level, &solution.lurd).is_valid_solution());
+    assert!(solution.stats.seconds >= 1.0, "{:?}", solution.stats);
 }
 
 #[test]

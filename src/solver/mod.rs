@@ -71,7 +71,10 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
             let (analysis, started) = analysed(level, config)?;
             astar::solve_from(level, &analysis, config, objective, started)?
         }
-        Engine::Fast => fast::solve(level, &analysed(level, config)?.0, config)?,
+        Engine::Fast => {
+            let (analysis, started) = analysed(level, config)?;
+            fast::solve_from(level, &analysis, config, started)?
+        }
         Engine::Auto => {
             let (analysis, started) = analysed(level, config)?;
             auto(level, &analysis, config, started)?
