@@ -2,6 +2,8 @@
 //! limit are observed during the static analysis, the table builds and the root matching of
 //! big generated levels, and the weights are checked before any work.
 
+mod common;
+
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -12,27 +14,9 @@ use sokoban::level::Level;
 use sokoban::solver::hungarian::{Hungarian, Stopped};
 use sokoban::solver::{Config, Mode, SolveError, fast, solve};
 
-/// An open `side`×`side` room with `boxes` boxes spread over its top half and as many goals over
-/// its bottom half (a big level whose analysis and root matching take long).
+/// The generated big room of [`common::big_room_text`], parsed.
 fn big_room(side: usize, boxes: usize) -> Level {
-    let mut grid = vec![vec![b' '; side + 2]; side + 2];
-    for row in &mut grid {
-        row[0] = b'#';
-        row[side + 1] = b'#';
-    }
-    grid[0].fill(b'#');
-    grid[side + 1].fill(b'#');
-    // Boxes and goals on every other square of every other row, away from the walls.
-    let spots: Vec<(usize, usize)> =
-        (1..side / 2).step_by(2).flat_map(|r| (2..side).step_by(2).map(move |c| (r + 1, c))).collect();
-    assert!(spots.len() >= boxes, "room too small");
-    for &(r, c) in &spots[..boxes] {
-        grid[r][c] = b'$';
-        grid[r + side / 2][c] = b'.';
-    }
-    grid[side][1] = b'@';
-    let text: String = grid.iter().map(|row| String::from_utf8(row.clone()).unwrap() + "\n").collect();
-    parse_levels(&text).unwrap().remove(0)
+    parse_levels(&common::big_room_text(side, boxes)).unwrap().remove(0)
 }
 
 fn pushes_config() -> Config {
