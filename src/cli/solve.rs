@@ -70,10 +70,16 @@ pub struct SearchArgs {
     /// Box weights for --mode cost, in reading order of the boxes ("3 1 4").
     #[arg(long)]
     pub weights: Option<String>,
-    /// Turn off PI-corral pruning in the pushes mode (to measure its effect; results stay
-    /// optimal either way).
+    /// Turn off PI-corral pruning in the pushes mode and the fast engine (to measure its
+    /// effect; results stay optimal either way).
     #[arg(long)]
     pub no_corral_pruning: bool,
+    /// Fast engine: no parking squares in the packing plan (to measure their effect).
+    #[arg(long)]
+    pub no_parking: bool,
+    /// Fast engine: no opener advisor (to measure its effect).
+    #[arg(long)]
+    pub no_opener: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long)]
@@ -150,6 +156,8 @@ impl SearchArgs {
             weights,
             corral_pruning: !self.no_corral_pruning,
             frozen_goals: !self.no_frozen_goals,
+            fast_parking: !self.no_parking,
+            fast_opener: !self.no_opener,
             moves_tiebreak: !self.no_moves_tiebreak,
         })
     }

@@ -97,8 +97,9 @@ pub struct Config {
     pub progress: Option<Arc<AtomicU64>>,
     /// Box weights for [`Mode::Cost`] in reading order of the boxes; `None` uses the level's.
     pub weights: Option<Vec<u32>>,
-    /// Prune with PI-corrals in the pushes mode (see [`corral`]); on by default. It keeps
-    /// push-optimality; turning it off is for measuring its effect.
+    /// Prune with PI-corrals in the pushes mode (see [`corral`]), and restrict the fast
+    /// engine's moves to a PI-corral's barrier; on by default. It keeps push-optimality;
+    /// turning it off is for measuring its effect.
     pub corral_pruning: bool,
     /// Treat boxes frozen on goals as walls in the matching bound (see [`frozen`]); on by
     /// default. It keeps optimality; turning it off is for measuring its effect.
@@ -107,6 +108,12 @@ pub struct Config {
     /// second pass over exact player squares); on by default. Off, the moves are whatever the
     /// first pass's pushes need.
     pub moves_tiebreak: bool,
+    /// In the fast engine's packing plan, let a box that cannot get back to the start squares
+    /// wait on a parking square (see [`super::fast`]); on by default, off to measure it.
+    pub fast_parking: bool,
+    /// The fast engine's opener advisor (moves a box off the way to the plan's next goal); on
+    /// by default, off to measure it.
+    pub fast_opener: bool,
 }
 
 impl Default for Config {
@@ -124,6 +131,8 @@ impl Default for Config {
             corral_pruning: true,
             frozen_goals: true,
             moves_tiebreak: true,
+            fast_parking: true,
+            fast_opener: true,
         }
     }
 }

@@ -177,8 +177,7 @@ impl Features {
 
     /// The cell of a state (boxes marked in `occupied`) whose floor has `regions` regions.
     pub fn cell(&self, plan: &PackingPlan, occupied: &[u8], regions: u16) -> Cell {
-        let packed = plan.order.iter().take_while(|&&g| occupied[g as usize] != 0).count() as u16;
-        [packed, regions.min(MAX_REGIONS)]
+        [plan.packed(occupied), regions.min(MAX_REGIONS)]
     }
 }
 

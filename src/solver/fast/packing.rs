@@ -23,6 +23,18 @@ use super::raw::{NONE, RawIndex};
 use crate::analysis::Analysis;
 use crate::level::Dir;
 
+/// One step of the plan: a box arrives on `square`. The step stays done while a box stands on
+/// `square` or on `goal`: for a goal filled straight from outside both are the goal; for a box
+/// that waits on a parking square first, `square` is the parking square and `goal` the goal it
+/// fills later (its own step comes further on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// Where the box arrives.
+    pub square: u16,
+    /// The goal this box ends on.
+    pub goal: u16,
+}
+
 /// The goals (solver indices `0..a.goals()`) in the order they should be filled.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PackingPlan {
@@ -30,6 +42,18 @@ pub struct PackingPlan {
     pub order: Vec<u16>,
     /// `rank[g]`: position of goal `g` in `order`.
     pub rank: Vec<u16>,
+    /// The steps in order: the goals' fills with the parking arrivals among them.
+    pub steps: Vec<Step>,
+}
+
+/// What the backward search did with one box, in backward order.
+enum Event {
+    /// The box on goal `goal` left the goal area for good (forward: it comes in and fills it).
+    Leave { goal: usize },
+    /// The box on `goal` was pulled to a parking square and waits there.
+    Park { goal: usize },
+    /// The box parked on `park` (from `goal`) left for good.
+    Unpark { goal: usize, park: usize },
 }
 
 impl PackingPlan {
@@ -37,7 +61,25 @@ impl PackingPlan {
     /// stand at the start.
     /// `None` when `stop()` says so (it is asked before each pull search: the plan takes
     /// goals² of them).
-    pub fn new(a: &Analysis, starts: &[bool], stop: &mut dyn FnMut() -> bool) -> Option<PackingPlan> {
+    /// With `park` off, no box waits on a parking square.
+    pub fn new(a: &Analysis, starts: &[bool], park: bool, stop: &mut dyn FnMut() -> bool) -> Option<PackingPlan> {
+        match PackingPlan::backwards(a, starts, park, stop)? {
+            Ok(plan) => Some(plan),
+            // Some parked box never got away: the parking choices sealed something off, so
+            // the plan is worked out again without parking.
+            Err(()) => PackingPlan::backwards(a, starts, false, stop)?.ok(),
+        }
+    }
+
+    /// The backward search behind [`PackingPlan::new`]; with `park` off, a box that cannot get
+    /// back to the start squares leaves without blocking anything. `Err` when parking was on
+    /// and some parked box never left; `None` when stopped.
+    fn backwards(
+        a: &Analysis,
+        starts: &[bool],
+        park: bool,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<Result<PackingPlan, ()>> {
         let n = a.squares();
         let goals = a.goals();
         let mut occupied = vec![false; n];
@@ -45,45 +87,146 @@ impl PackingPlan {
             *o = true;
         }
         let mut remaining: Vec<usize> = (0..goals).collect();
-        let mut removed = Vec::with_capacity(goals);
+        // Boxes waiting on parking squares: (parking square, goal).
+        let mut parked: Vec<(usize, usize)> = Vec::new();
+        let mut events = Vec::with_capacity(goals);
         let mut pulls = Pulls::new(n);
-        while !remaining.is_empty() {
-            let mut best: Option<(bool, u32, usize, usize)> = None; // (no start, pulls, squares, goal)
-            for &g in &remaining {
+        let mut floor = Floor::new(n);
+        while !remaining.is_empty() || !parked.is_empty() {
+            // (no start, pulls, squares, index into remaining then parked)
+            let mut best: Option<(bool, u32, usize, usize)> = None;
+            let candidates = remaining.iter().copied().chain(parked.iter().map(|&(p, _)| p));
+            for (i, s) in candidates.enumerate() {
                 if stop() {
                     return None;
                 }
-                occupied[g] = false;
-                let found = pulls.leave(a, &occupied, g, starts, stop);
+                let is_parked = i >= remaining.len();
+                occupied[s] = false;
+                let found = pulls.leave(a, &occupied, s, starts, stop);
                 if pulls.stopped {
                     return None;
                 }
-                occupied[g] = true;
-                if let Some((p, roam, to_start)) = found {
-                    let far = to_start.is_none();
-                    let p = to_start.unwrap_or(p);
-                    let better = match best {
-                        None => true,
-                        Some((bf, bp, br, _)) => (far, p) < (bf, bp) || ((far, p) == (bf, bp) && roam > br),
-                    };
-                    if better {
-                        best = Some((far, p, roam, g));
-                    }
+                occupied[s] = true;
+                let Some((p, roam, to_start)) = found else { continue };
+                // A parked box only leaves for good; it never moves to another parking square.
+                if is_parked && to_start.is_none() {
+                    continue;
+                }
+                let far = to_start.is_none();
+                let p = to_start.unwrap_or(p);
+                let better = match best {
+                    None => true,
+                    Some((bf, bp, br, _)) => (far, p) < (bf, bp) || ((far, p) == (bf, bp) && roam > br),
+                };
+                if better {
+                    best = Some((far, p, roam, i));
                 }
             }
-            let Some((_, _, _, g)) = best else { break };
-            occupied[g] = false;
-            remaining.retain(|&x| x != g);
-            removed.push(g);
+            let Some((far, _, _, i)) = best else { break };
+            if i >= remaining.len() {
+                let (park, goal) = parked.remove(i - remaining.len());
+                occupied[park] = false;
+                events.push(Event::Unpark { goal, park });
+                continue;
+            }
+            let goal = remaining.remove(i);
+            occupied[goal] = false;
+            if far && park {
+                // No box can get back to where boxes start: this one waits on the nearest
+                // square it can reach that does not cut the floor in two, so the others can
+                // still get past it (forward: it is brought there early and fills its goal
+                // late). If every such square cuts the floor, it leaves (as far as the plan
+                // is concerned) without blocking anything.
+                pulls.leave(a, &occupied, goal, starts, stop);
+                if pulls.stopped {
+                    return None;
+                }
+                // Each test floods the floor: on a huge level the stop check is asked per test.
+                let mut park = None;
+                for &p in &pulls.reached {
+                    if stop() {
+                        return None;
+                    }
+                    if !floor.cut_by(a, &occupied, p) {
+                        park = Some(p);
+                        break;
+                    }
+                }
+                if let Some(park) = park {
+                    occupied[park] = true;
+                    parked.push((park, goal));
+                    events.push(Event::Park { goal });
+                    continue;
+                }
+            }
+            events.push(Event::Leave { goal });
         }
-        // Locked goals (if any) are filled first, in index order, then the reversed removals.
-        let mut order: Vec<u16> = remaining.iter().map(|&g| g as u16).collect();
-        order.extend(removed.iter().rev().map(|&g| g as u16));
+        if !parked.is_empty() {
+            return Some(Err(()));
+        }
+        // Locked goals (if any) are filled first, in index order, then the reversed events.
+        let mut steps: Vec<Step> = remaining.iter().map(|&g| Step { square: g as u16, goal: g as u16 }).collect();
+        for e in events.iter().rev() {
+            steps.push(match *e {
+                Event::Leave { goal } | Event::Park { goal } => Step { square: goal as u16, goal: goal as u16 },
+                Event::Unpark { goal, park } => Step { square: park as u16, goal: goal as u16 },
+            });
+        }
+        let order: Vec<u16> = steps.iter().filter(|s| s.square == s.goal).map(|s| s.goal).collect();
         let mut rank = vec![0u16; goals];
         for (i, &g) in order.iter().enumerate() {
             rank[g as usize] = i as u16;
         }
-        Some(PackingPlan { order, rank })
+        Some(Ok(PackingPlan { order, rank, steps }))
+    }
+
+    /// How many steps from the start of the plan are done with the boxes in `occupied`.
+    pub fn packed(&self, occupied: &[u8]) -> u16 {
+        self.steps.iter().take_while(|s| occupied[s.square as usize] != 0 || occupied[s.goal as usize] != 0).count()
+            as u16
+    }
+}
+
+/// Counts the regions of the free floor, to tell whether a box on a square would cut it.
+struct Floor {
+    seen: Vec<u32>,
+    generation: u32,
+    queue: Vec<usize>,
+}
+
+impl Floor {
+    fn new(n: usize) -> Floor {
+        Floor { seen: vec![0; n], generation: 0, queue: Vec::new() }
+    }
+
+    /// Whether a box on the free square `s` would leave its free neighbours in more than one
+    /// region of the floor (`occupied` marks the boxes).
+    fn cut_by(&mut self, a: &Analysis, occupied: &[bool], s: usize) -> bool {
+        if self.generation == u32::MAX {
+            self.seen.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+        let g = self.generation;
+        self.seen[s] = g;
+        let mut neighbours = Dir::ALL.iter().map(|&d| a.nb(s, d)).filter(|&t| t != NONE && !occupied[t as usize]);
+        let Some(first) = neighbours.next() else { return false };
+        self.queue.clear();
+        self.queue.push(first as usize);
+        self.seen[first as usize] = g;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let q = self.queue[head];
+            head += 1;
+            for d in Dir::ALL {
+                let t = a.nb(q, d);
+                if t != NONE && !occupied[t as usize] && self.seen[t as usize] != g {
+                    self.seen[t as usize] = g;
+                    self.queue.push(t as usize);
+                }
+            }
+        }
+        neighbours.any(|t| self.seen[t as usize] != g)
     }
 }
 
@@ -100,6 +243,8 @@ struct Pulls {
     roam: Vec<bool>,
     /// Work (nodes and flood steps) since the last stop check.
     work: usize,
+    /// The non-goal squares the last search reached, fewest pulls first.
+    reached: Vec<usize>,
     /// Set when a stop check ended a search.
     stopped: bool,
 }
@@ -119,6 +264,7 @@ impl Pulls {
             flood_queue: Vec::new(),
             roam: vec![false; n],
             work: 0,
+            reached: Vec::new(),
             stopped: false,
         }
     }
@@ -136,6 +282,7 @@ impl Pulls {
     ) -> Option<(u32, usize, Option<u32>)> {
         self.seen.fill(false);
         self.roam.fill(false);
+        self.reached.clear();
         self.queue.clear();
         let free = |s: u16| s != NONE && !occupied[s as usize];
         // The player may start on any free square next to the box.
@@ -166,6 +313,9 @@ impl Pulls {
             let dist = self.dist[node];
             if !self.roam[pos] {
                 self.roam[pos] = true;
+                if pos >= a.goals() {
+                    self.reached.push(pos);
+                }
             }
             if pos >= a.goals() && best.is_none() {
                 best = Some(dist);
@@ -250,7 +400,7 @@ mod tests {
         for b in level.boxes() {
             starts[a.index_of(*b)] = true;
         }
-        let plan = PackingPlan::new(&a, &starts, &mut || false).expect("never stopped");
+        let plan = PackingPlan::new(&a, &starts, true, &mut || false).expect("never stopped");
         (level, a, plan)
     }
 
@@ -320,5 +470,37 @@ mod tests {
         let last = level.coords(a.square_of(plan.order[3] as usize));
         assert_eq!(first.1, 1, "a goal in the far column first, got {first:?}");
         assert_eq!(last, (2, 2), "the goal at the door last");
+    }
+
+    #[test]
+    fn parking_steps_come_before_their_goal_and_every_goal_is_filled_once() {
+        // XSokoban 87's goal room cannot be emptied without a box waiting aside; whatever the
+        // plan chooses, its steps must be consistent.
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/xsokoban90.xsb")).unwrap();
+        let levels = parse_levels(&text).unwrap();
+        let mut parking_seen = false;
+        for level in levels.iter().take(90) {
+            let a = Analysis::new(level);
+            let mut starts = vec![false; a.squares()];
+            for b in level.boxes() {
+                starts[a.index_of(*b)] = true;
+            }
+            let plan = PackingPlan::new(&a, &starts, true, &mut || false).expect("never stopped");
+            let mut fills: Vec<u16> = plan.steps.iter().filter(|s| s.square == s.goal).map(|s| s.goal).collect();
+            assert_eq!(fills, plan.order);
+            fills.sort_unstable();
+            assert_eq!(fills, (0..a.goals() as u16).collect::<Vec<_>>(), "each goal filled once");
+            for (i, s) in plan.steps.iter().enumerate() {
+                if s.square != s.goal {
+                    parking_seen = true;
+                    assert!(s.square as usize >= a.goals(), "parking squares are not goals");
+                    let fill = plan.steps.iter().position(|t| t.square == s.goal && t.goal == s.goal).unwrap();
+                    assert!(i < fill, "a box parks before it fills its goal");
+                }
+            }
+            let without = PackingPlan::new(&a, &starts, false, &mut || false).expect("never stopped");
+            assert!(without.steps.iter().all(|s| s.square == s.goal));
+        }
+        assert!(parking_seen, "some XSokoban goal room needs a parking square");
     }
 }

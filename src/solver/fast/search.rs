@@ -20,6 +20,7 @@ use super::features::{Cell, Features};
 use super::macros::{MacroMove, Macros};
 use super::packing::PackingPlan;
 use super::raw::{NONE, RawIndex};
+use super::way::Way;
 use crate::analysis::Analysis;
 use crate::level::{Dir, Level};
 use crate::solver::corral::Corrals;
@@ -215,7 +216,8 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
     for b in level.boxes() {
         starts[a.index_of(*b)] = true;
     }
-    let Some(plan) = PackingPlan::new(a, &starts, &mut || stop_reason(config, started).is_some()) else {
+    let stop = &mut || stop_reason(config, started).is_some();
+    let Some(plan) = PackingPlan::new(a, &starts, config.fast_parking, stop) else {
         let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
         return Err(stop(Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }));
     };
@@ -276,6 +278,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
     let mut moves: Vec<MacroMove> = Vec::new();
     let mut children: Vec<Child> = Vec::new();
     let mut child_keys: Vec<u64> = Vec::new();
+    let mut child_key = vec![0u64; words];
     let mut child_boxes: Vec<u16> = Vec::with_capacity(boxes.len());
     let mut path: Vec<crate::analysis::Sq> = Vec::new();
     let mut round: Vec<Cell> = Vec::new();
@@ -285,6 +288,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
     let mut corral_check = CorralCheck::new(n);
     let mut dead_children: Vec<u8> = Vec::new();
     let mut child_reach = Reach::new(n);
+    let mut way = Way::new(n);
     loop {
         round.clear();
         round.extend(search.cells.keys().copied());
@@ -373,7 +377,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
 
             // A PI-corral: some barrier box must be pushed first, so only those move.
             restricted.clear();
-            {
+            if config.corral_pruning {
                 let generation = reach_generation;
                 let reach_ref = &reach;
                 if let Some(barrier) = corrals.pi_corral(a, &occupied, |s| reach_ref[s.index()] == generation, true) {
@@ -425,64 +429,72 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
                     false
                 };
                 if !dead {
-                    child_boxes.clear();
-                    child_boxes.extend(boxes.iter().map(|&b| if b == m.from { m.to } else { b }));
-                    let row = boxes.iter().position(|&b| b == m.from).unwrap_or(0);
-                    let h = if parent_h.is_some() {
-                        hungarian.resolve_row(child_boxes.len(), row, |b, g| pair_cost(a, &child_boxes, b, g))
+                    let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
+                    let regions = features.child_regions(a, &occupied, parent_regions, m, player_square);
+                    #[cfg(debug_assertions)]
+                    {
+                        let mut check = Features::new(a);
+                        let full = check.regions(a, &occupied, player_square);
+                        debug_assert_eq!((full.count, full.player), (regions.count, regions.player));
+                    }
+                    child_key.copy_from_slice(&key);
+                    child_key[from / 64] &= !(1 << (from % 64));
+                    child_key[to / 64] |= 1 << (to % 64);
+                    let hash = hash_key(&child_key, regions.player);
+                    let existing = search.find(&child_key, regions.player, hash);
+                    if existing.is_some() {
+                        search.stats.duplicates += 1;
+                    }
+                    // A state expanded already gains nothing from another path (weights only
+                    // matter before expansion), so it gets no matching and no advice.
+                    let expanded = existing.is_some_and(|e| search.nodes[e as usize].expanded);
+                    let h = if expanded {
+                        None
                     } else {
-                        hungarian.solve(child_boxes.len(), a.goals(), |b, g| pair_cost(a, &child_boxes, b, g))
-                    };
-                    match h {
-                        None => search.stats.pruned_no_matching += 1,
-                        Some(h) => {
-                            search.stats.generated += 1;
-                            let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
-                            let regions = features.child_regions(a, &occupied, parent_regions, m, player_square);
-                            #[cfg(debug_assertions)]
-                            {
-                                let mut check = Features::new(a);
-                                let full = check.regions(a, &occupied, player_square);
-                                debug_assert_eq!((full.count, full.player), (regions.count, regions.player));
-                            }
-                            let mut child_key = key.clone();
-                            child_key[from / 64] &= !(1 << (from % 64));
-                            child_key[to / 64] |= 1 << (to % 64);
-                            let hash = hash_key(&child_key, regions.player);
-                            let existing = search.find(&child_key, regions.player, hash);
-                            if existing.is_some() {
-                                search.stats.duplicates += 1;
-                            }
-                            if h == 0 {
-                                // Solved: record the child and rebuild the solution.
-                                for &b in &boxes {
-                                    occupied[b as usize] = 0;
-                                }
-                                occupied[to] = 0;
-                                let child = Node {
-                                    parent: id,
-                                    from: m.from,
-                                    to: m.to,
-                                    dir: m.dir,
-                                    expanded: false,
-                                    player: regions.player,
-                                    weight: node.weight,
-                                };
-                                let goal = search.insert(&child_key, child, hash);
-                                return finish(level, a, &search, &mut macros, goal, started);
-                            }
-                            let cell = features.cell(&plan, &occupied, regions.count);
-                            child_keys.extend_from_slice(&child_key);
-                            children.push(Child {
-                                m,
-                                player: regions.player,
-                                hash,
-                                h: h as u32,
-                                cell,
-                                regions: regions.count,
-                                existing,
-                            });
+                        child_boxes.clear();
+                        child_boxes.extend(boxes.iter().map(|&b| if b == m.from { m.to } else { b }));
+                        let row = boxes.iter().position(|&b| b == m.from).unwrap_or(0);
+                        let h = if parent_h.is_some() {
+                            hungarian.resolve_row(child_boxes.len(), row, |b, g| pair_cost(a, &child_boxes, b, g))
+                        } else {
+                            hungarian.solve(child_boxes.len(), a.goals(), |b, g| pair_cost(a, &child_boxes, b, g))
+                        };
+                        if h.is_none() {
+                            search.stats.pruned_no_matching += 1;
                         }
+                        h
+                    };
+                    if let Some(h) = h {
+                        search.stats.generated += 1;
+                        if h == 0 {
+                            // Solved: record the child and rebuild the solution.
+                            for &b in &boxes {
+                                occupied[b as usize] = 0;
+                            }
+                            occupied[to] = 0;
+                            let child = Node {
+                                parent: id,
+                                from: m.from,
+                                to: m.to,
+                                dir: m.dir,
+                                expanded: false,
+                                player: regions.player,
+                                weight: node.weight,
+                            };
+                            let goal = search.insert(&child_key, child, hash);
+                            return finish(level, a, &search, &mut macros, goal, started);
+                        }
+                        let cell = features.cell(&plan, &occupied, regions.count);
+                        child_keys.extend_from_slice(&child_key);
+                        children.push(Child {
+                            m,
+                            player: regions.player,
+                            hash,
+                            h: h as u32,
+                            cell,
+                            regions: regions.count,
+                            existing,
+                        });
                     }
                 }
                 occupied[to] = 0;
@@ -512,10 +524,20 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
                     dist.push((-gain, c.h, c.m.pushes, i));
                 }
             }
+            // Opener: when boxes stand on the cheapest way to the plan's next goal, move one
+            // of them off it.
+            let mut open: Vec<(i64, u32, u16, usize)> = Vec::new();
+            if config.fast_opener && way.search(a, &plan, parent_cell[0], &occupied).is_some_and(|f| f.obstacles > 0) {
+                for (i, c) in children.iter().enumerate() {
+                    if way.blocks(c.m.from as usize) && !way.on_way(c.m.to as usize) {
+                        open.push((0, c.h, c.m.pushes, i));
+                    }
+                }
+            }
             dead_children.clear();
             dead_children.resize(children.len(), 0);
-            let mut advised = [usize::MAX; 3];
-            for (slot, mut list) in [pack, conn, dist].into_iter().enumerate() {
+            let mut advised = [usize::MAX; 4];
+            for (slot, mut list) in [pack, conn, dist, open].into_iter().enumerate() {
                 list.sort_unstable();
                 for &(_, _, _, i) in list.iter().take(ADVISOR_TRIES) {
                     if dead_children[i] == 0 {

@@ -1,0 +1,207 @@
+//! The way to the next goal of the plan, and the boxes standing in it (the "opener" advisor).
+//!
+//! When packing stalls, the next goal of the plan usually cannot take a box because other boxes
+//! stand on every way to it. This module finds the way that is cheapest to clear: a
+//! shortest-path search over one box's pushes on the bare board (walls only, boxes may enter
+//! live squares only), starting from every box not yet packed, where entering a square that
+//! holds another box, or needing the player on one, costs one. The boxes on the best way (on
+//! its squares or on the squares the player pushes from) are the obstacles; the advisor moves
+//! one of them off the way. It uses nothing but the plan and the board, so it applies to any
+//! level whose next step is a goal.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::packing::PackingPlan;
+use super::raw::{NONE, RawIndex};
+use crate::analysis::Analysis;
+use crate::level::Dir;
+
+/// Scratch for the way search, reused across expansions.
+pub struct Way {
+    cost: Vec<u32>,
+    parent: Vec<u16>,
+    generation: Vec<u32>,
+    current: u32,
+    /// The box each way starts from.
+    origin: Vec<u16>,
+    /// `kept[s]`: a packed box stands on `s`, this generation.
+    kept: Vec<u32>,
+    heap: BinaryHeap<Reverse<(u32, u16)>>,
+    /// `on_way[s]`: square `s` is on the way (box squares and push squares), this generation.
+    on_way: Vec<u32>,
+    /// `blocking[s]`: the box on `s` is an obstacle, this generation.
+    blocking: Vec<u32>,
+}
+
+/// What one way search found.
+pub struct Found {
+    /// How many boxes stand in the way (0: the way is clear of boxes).
+    pub obstacles: u32,
+}
+
+impl Way {
+    pub fn new(n: usize) -> Way {
+        Way {
+            cost: vec![0; n],
+            parent: vec![NONE; n],
+            generation: vec![0; n],
+            current: 0,
+            origin: vec![0; n],
+            kept: vec![0; n],
+            heap: BinaryHeap::new(),
+            on_way: vec![0; n],
+            blocking: vec![0; n],
+        }
+    }
+
+    /// Searches the cheapest way to the plan's next goal for the position with boxes marked in
+    /// `occupied` and `packed` steps of the plan done. `None` when the next step is not a goal
+    /// (a parking step), the plan is complete, or no box can reach the goal at all.
+    pub fn search(&mut self, a: &Analysis, plan: &PackingPlan, packed: u16, occupied: &[u8]) -> Option<Found> {
+        let step = *plan.steps.get(packed as usize)?;
+        if step.square != step.goal {
+            return None;
+        }
+        let goal = step.goal as usize;
+        if self.current >= u32::MAX - 2 {
+            self.generation.fill(0);
+            self.on_way.fill(0);
+            self.blocking.fill(0);
+            self.kept.fill(0);
+            self.current = 0;
+        }
+        self.current += 1;
+        let now = self.current;
+        // The boxes already packed stay; every other box may be the one that goes.
+        for s in &plan.steps[..packed as usize] {
+            for q in [s.square, s.goal] {
+                if occupied[q as usize] != 0 {
+                    self.kept[q as usize] = now;
+                }
+            }
+        }
+        let kept = |s: usize, this: &Way| this.kept[s] == now;
+        self.heap.clear();
+        for (s, &box_here) in occupied.iter().enumerate().take(a.live()) {
+            if box_here != 0 && !kept(s, self) && a.dist(goal, s) != NONE {
+                self.generation[s] = now;
+                self.cost[s] = 0;
+                self.parent[s] = NONE;
+                self.origin[s] = s as u16;
+                self.heap.push(Reverse((0, s as u16)));
+            }
+        }
+        let mut reached = None;
+        while let Some(Reverse((c, s))) = self.heap.pop() {
+            let s = s as usize;
+            if self.cost[s] != c {
+                continue;
+            }
+            if s == goal {
+                reached = Some(c);
+                break;
+            }
+            let origin = self.origin[s] as usize;
+            // Another box on `x`: it must move first (the moving box has left its own square).
+            let blocked = |x: usize| u32::from(occupied[x] != 0 && x != origin);
+            for d in Dir::ALL {
+                let t = a.nb(s, d);
+                let p = a.nb(s, d.opposite());
+                if t == NONE || p == NONE || (t as usize) >= a.live() {
+                    continue;
+                }
+                let (t, p) = (t as usize, p as usize);
+                if kept(t, self) || kept(p, self) {
+                    continue;
+                }
+                let cost = c + blocked(t) + blocked(p);
+                if self.generation[t] != now || cost < self.cost[t] {
+                    self.generation[t] = now;
+                    self.cost[t] = cost;
+                    self.parent[t] = s as u16;
+                    self.origin[t] = origin as u16;
+                    self.heap.push(Reverse((cost, t as u16)));
+                }
+            }
+        }
+        let obstacles = reached?;
+        // Walk the way back, marking its squares and the boxes on it.
+        let origin = self.origin[goal] as usize;
+        let mut s = goal;
+        loop {
+            self.on_way[s] = now;
+            let from = self.parent[s];
+            if from == NONE {
+                break;
+            }
+            let from = from as usize;
+            // The push square: behind `from`, seen from `s`.
+            if let Some(d) = Dir::ALL.into_iter().find(|&d| a.nb(from, d) as usize == s) {
+                let p = a.nb(from, d.opposite()) as usize;
+                self.on_way[p] = now;
+                if occupied[p] != 0 && p != origin {
+                    self.blocking[p] = now;
+                }
+            }
+            if occupied[s] != 0 && s != origin {
+                self.blocking[s] = now;
+            }
+            s = from;
+        }
+        Some(Found { obstacles })
+    }
+
+    /// Whether the box on `s` stands in the way found by the last search.
+    pub fn blocks(&self, s: usize) -> bool {
+        self.blocking[s] == self.current
+    }
+
+    /// Whether `s` is on the way found by the last search.
+    pub fn on_way(&self, s: usize) -> bool {
+        self.on_way[s] == self.current
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    fn setup(text: &str) -> (crate::level::Level, Analysis, PackingPlan, Vec<u8>) {
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let mut starts = vec![false; a.squares()];
+        let mut occupied = vec![0u8; a.squares()];
+        for b in level.boxes() {
+            starts[a.index_of(*b)] = true;
+            occupied[a.index_of(*b)] = 1;
+        }
+        let plan = PackingPlan::new(&a, &starts, true, &mut || false).expect("never stopped");
+        (level, a, plan, occupied)
+    }
+
+    #[test]
+    fn a_box_on_the_push_square_is_in_the_way() {
+        // Boxes on columns 4 and 5 of a corridor to the goal on column 1: whichever goes
+        // first, the other stands where the player must be (or where the box must pass).
+        let (_, a, plan, occupied) = setup("#########\n#.  $  @#\n#########\n#########\n");
+        let mut way = Way::new(a.squares());
+        let found = way.search(&a, &plan, 0, &occupied).expect("a way exists");
+        assert_eq!(found.obstacles, 0, "one box alone is never in its own way");
+
+        let (level, a, plan, occupied) = setup("#########\n#..  $$@#\n#########\n");
+        let found = way.search(&a, &plan, 0, &occupied).expect("a way exists");
+        assert_eq!(found.obstacles, 1);
+        let blocking: Vec<usize> = level.boxes().iter().map(|b| a.index_of(*b)).filter(|&s| way.blocks(s)).collect();
+        assert_eq!(blocking.len(), 1, "exactly one of the two boxes is in the other's way");
+        assert!(way.on_way(blocking[0]));
+    }
+
+    #[test]
+    fn no_way_when_the_plan_is_complete() {
+        let (_, a, plan, occupied) = setup("#######\n#@$ .#\n#######\n");
+        let mut way = Way::new(a.squares());
+        assert!(way.search(&a, &plan, plan.steps.len() as u16, &occupied).is_none());
+    }
+}
