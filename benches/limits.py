@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-MODES = ["pushes", "moves", "cost", "bfs"]
+MODES = ["pushes", "moves", "cost", "bfs", "fast", "auto"]
 
 
 def levels(repros):
@@ -54,7 +54,9 @@ def run(binary, args, interrupt_after=None):
         wall, rss_mb = float(fields[-2]), int(fields[-1]) / 1024
     except (IndexError, ValueError):
         wall, rss_mb = wall_outer, float("nan")
-    status = out.strip().splitlines()[-1] if out.strip() else f"exit {p.returncode}"
+    # The last "level N: status, ..." line (a solved level's moves follow its status line).
+    lines = [line for line in out.splitlines() if line.startswith("level ")]
+    status = lines[-1] if lines else f"exit {p.returncode}"
     status = status.split(":", 1)[-1].split(",")[0].strip()
     return wall, rss_mb, status, reaction
 

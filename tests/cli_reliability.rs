@@ -2,6 +2,8 @@
 //! output errors reported, output files never clobbering inputs or special files, and the CAB320
 //! course's sanity strings reproduced exactly (issue 14).
 
+mod common;
+
 use std::process::Command;
 
 fn sokoban(args: &[&str]) -> (i32, String, String) {
@@ -289,32 +291,11 @@ fn one_level_of_a_big_file_is_built_alone() {
     assert!(err.contains("the file has 20000 levels"), "{err}");
 }
 
-/// An open `side`×`side` room with `boxes` boxes over its top half and as many goals over its
-/// bottom half, as XSB text: its analysis (one search per goal) and the start's matching take
-/// seconds when big.
-fn big_room_text(side: usize, boxes: usize) -> String {
-    let mut grid = vec![vec![b' '; side + 2]; side + 2];
-    for row in &mut grid {
-        row[0] = b'#';
-        row[side + 1] = b'#';
-    }
-    grid[0].fill(b'#');
-    grid[side + 1].fill(b'#');
-    let spots: Vec<(usize, usize)> =
-        (1..side / 2).step_by(2).flat_map(|r| (2..side).step_by(2).map(move |c| (r + 1, c))).collect();
-    for &(r, c) in &spots[..boxes] {
-        grid[r][c] = b'$';
-        grid[r + side / 2][c] = b'.';
-    }
-    grid[side][1] = b'@';
-    grid.iter().map(|row| String::from_utf8(row.clone()).unwrap() + "\n").collect()
-}
-
 #[test]
 fn analyze_observes_its_time_and_memory_limits_on_a_big_level() {
     let dir = temp_dir("analyze-limits");
     let path = dir.join("room.xsb");
-    std::fs::write(&path, big_room_text(250, 1000)).unwrap();
+    std::fs::write(&path, common::big_room_text(250, 1000)).unwrap();
     let p = path.display().to_string();
     let started = std::time::Instant::now();
     let (code, out, err) = sokoban(&["analyze", &p, "--time-limit", "0.2"]);
@@ -340,7 +321,7 @@ fn analyze_observes_its_time_and_memory_limits_on_a_big_level() {
 fn ctrl_c_stops_analyze_on_a_big_level() {
     let dir = temp_dir("analyze-ctrl-c");
     let path = dir.join("room.xsb");
-    std::fs::write(&path, big_room_text(250, 1000)).unwrap();
+    std::fs::write(&path, common::big_room_text(250, 1000)).unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_sokoban"))
         .args(["analyze", path.to_str().unwrap(), "--time-limit", "600"])
         .stdout(std::process::Stdio::piped())

@@ -84,4 +84,8 @@ fn auto_keeps_the_astar_proof_and_falls_back_to_the_fast_engine() {
     let s = solve(level, &auto).expect("solved by the fast engine");
     assert_eq!(s.optimal, None);
     assert!(verify(level, &s.lurd).is_valid_solution());
+    // The nodes reported count A*'s attempt (its whole node limit) besides the fast engine's.
+    let fast_alone = solve(level, &fast_config(4_000)).expect("solved by the fast engine");
+    assert!(fast_alone.stats.expanded <= 4_000);
+    assert!(s.stats.expanded >= 40_000 + fast_alone.stats.expanded, "{:?}", s.stats);
 }

@@ -2,6 +2,8 @@
 //! limit are observed during the static analysis, the table builds and the root matching of
 //! big generated levels, and the weights are checked before any work.
 
+mod common;
+
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -10,29 +12,11 @@ use sokoban::analysis::Analysis;
 use sokoban::format::parse_levels;
 use sokoban::level::Level;
 use sokoban::solver::hungarian::{Hungarian, Stopped};
-use sokoban::solver::{Config, Mode, SolveError, solve};
+use sokoban::solver::{Config, Mode, SolveError, fast, solve};
 
-/// An open `side`×`side` room with `boxes` boxes spread over its top half and as many goals over
-/// its bottom half (a big level whose analysis and root matching take long).
+/// The generated big room of [`common::big_room_text`], parsed.
 fn big_room(side: usize, boxes: usize) -> Level {
-    let mut grid = vec![vec![b' '; side + 2]; side + 2];
-    for row in &mut grid {
-        row[0] = b'#';
-        row[side + 1] = b'#';
-    }
-    grid[0].fill(b'#');
-    grid[side + 1].fill(b'#');
-    // Boxes and goals on every other square of every other row, away from the walls.
-    let spots: Vec<(usize, usize)> =
-        (1..side / 2).step_by(2).flat_map(|r| (2..side).step_by(2).map(move |c| (r + 1, c))).collect();
-    assert!(spots.len() >= boxes, "room too small");
-    for &(r, c) in &spots[..boxes] {
-        grid[r][c] = b'$';
-        grid[r + side / 2][c] = b'.';
-    }
-    grid[side][1] = b'@';
-    let text: String = grid.iter().map(|row| String::from_utf8(row.clone()).unwrap() + "\n").collect();
-    parse_levels(&text).unwrap().remove(0)
+    parse_levels(&common::big_room_text(side, boxes)).unwrap().remove(0)
 }
 
 fn pushes_config() -> Config {
@@ -53,6 +37,25 @@ fn a_big_level_stops_near_its_time_limit_in_every_mode() {
         // Generous for a debug build on a loaded machine; without the checks this takes seconds.
         assert!(took < limit + Duration::from_millis(600), "{mode:?} took {took:?}");
     }
+}
+
+#[test]
+fn the_fast_engines_time_limit_counts_from_the_solves_start() {
+    // The analysis runs before the fast engine's search, and on a huge level takes seconds:
+    // the limit covers it, so a clock that started a second ago leaves nothing of 100 ms.
+    let level = parse_levels("########\n#@ $ . #\n# $ .  #\n########\n").unwrap().remove(0);
+    let a = Analysis::new(&level);
+    let Some(started) = Instant::now().checked_sub(Duration::from_secs(1)) else { return };
+    let config = Config { mode: Mode::Fast, time_limit: Some(Duration::from_millis(100)), ..Config::default() };
+    match fast::solve_from(&level, &a, &config, started) {
+        Err(SolveError::Timeout(stats)) => assert!(stats.seconds >= 1.0, "{stats:?}"),
+        other => panic!("{other:?}"),
+    }
+    // With the time left, it solves, and reports the time from the start.
+    let config = Config { time_limit: Some(Duration::from_secs(60)), ..config };
+    let solution = fast::solve_from(&level, &a, &config, started).expect("solvable");
+    assert!(sokoban::verify::verify(&level, &solution.lurd).is_valid_solution());
+    assert!(solution.stats.seconds >= 1.0, "{:?}", solution.stats);
 }
 
 #[test]

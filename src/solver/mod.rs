@@ -71,7 +71,10 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
             let (analysis, started) = analysed(level, config)?;
             astar::solve_from(level, &analysis, config, objective, started)?
         }
-        Engine::Fast => fast::solve(level, &analysed(level, config)?.0, config)?,
+        Engine::Fast => {
+            let (analysis, started) = analysed(level, config)?;
+            fast::solve_from(level, &analysis, config, started)?
+        }
         Engine::Auto => {
             let (analysis, started) = analysed(level, config)?;
             auto(level, &analysis, config, started)?
@@ -119,6 +122,9 @@ fn analysed(level: &Level, config: &Config) -> Result<(Analysis, std::time::Inst
 /// 2. Otherwise A* under an eighth of the limits (easy to prove, hard to find by features), then
 ///    the fast engine again, from scratch, with the rest.
 ///
+/// The reported counters are those of every run added up (the returned solution's search and
+/// the ones before it), and the seconds are the whole solve's.
+///
 /// Measured against "A* for a quarter, then fast" (the previous order): proofs that need most
 /// of the time are kept on the levels the fast engine solves at once, and the fast engine's
 /// last run keeps about the same share.
@@ -138,13 +144,17 @@ fn auto(
         },
         ..config.clone()
     };
-    let finish = |mut result: Result<Solution, SolveError>| {
-        // Report the whole time spent.
-        let seconds = started.elapsed().as_secs_f64();
-        match &mut result {
-            Ok(s) => s.stats.seconds = seconds,
-            Err(e) => e.stats_mut().seconds = seconds,
-        }
+    // The counters of the runs before the last, added to what the last one reports, so the
+    // nodes shown are all the work done (a fast solution that A* could not prove counts A*'s
+    // nodes too); the time is the whole solve's.
+    let mut spent = Stats::default();
+    let finish = |spent: &Stats, mut result: Result<Solution, SolveError>| {
+        let stats = match &mut result {
+            Ok(s) => &mut s.stats,
+            Err(e) => e.stats_mut(),
+        };
+        stats.add(spent);
+        stats.seconds = started.elapsed().as_secs_f64();
         result
     };
     let probe = Config { mode: Mode::Fast, ..share(AUTO_PROBE, AUTO_PROBE_NODES) };
@@ -157,14 +167,22 @@ fn auto(
                 ..config.clone()
             };
             return match astar::solve_from(level, analysis, &proving, Objective::Pushes, started) {
-                Ok(proven) => finish(Ok(proven)),
-                Err(_) => finish(Ok(found)),
+                // The proof replaces the fast solution; the fast engine's nodes still count.
+                Ok(proven) => {
+                    spent.add(&found.stats);
+                    finish(&spent, Ok(proven))
+                }
+                // Not proven within the limits: the fast solution, A*'s nodes counted too.
+                Err(e) => {
+                    spent.add(e.stats());
+                    finish(&spent, Ok(found))
+                }
             };
         }
         Err(e @ (SolveError::Unsolvable(_) | SolveError::Cancelled(_) | SolveError::WrongWeights { .. })) => {
-            return finish(Err(e));
+            return finish(&spent, Err(e));
         }
-        Err(_) => {}
+        Err(e) => spent.add(e.stats()),
     }
     let elapsed = started.elapsed();
     let proving = Config {
@@ -173,19 +191,21 @@ fn auto(
         ..share(AUTO_SHARE, AUTO_NODES)
     };
     match astar::solve_from(level, analysis, &proving, Objective::Pushes, started) {
-        Ok(solution) => return finish(Ok(solution)),
+        Ok(solution) => return finish(&spent, Ok(solution)),
         Err(
             e @ (SolveError::Unsolvable(_)
             | SolveError::Cancelled(_)
             | SolveError::Unverified(_)
             | SolveError::WrongWeights { .. }),
-        ) => return finish(Err(e)),
-        Err(SolveError::Timeout(_) | SolveError::MemoryLimit(_) | SolveError::NodeLimit(_)) => {}
+        ) => return finish(&spent, Err(e)),
+        Err(e @ (SolveError::Timeout(_) | SolveError::MemoryLimit(_) | SolveError::NodeLimit(_))) => {
+            spent.add(e.stats())
+        }
     }
     let rest = Config {
         mode: Mode::Fast,
         time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
         ..config.clone()
     };
-    finish(fast::solve(level, analysis, &rest))
+    finish(&spent, fast::solve(level, analysis, &rest))
 }

@@ -37,6 +37,48 @@ pub struct Stats {
     pub seconds: f64,
 }
 
+impl Stats {
+    /// Adds the counters of `other`, another search of the same solve (as [`Mode::Auto`] runs
+    /// several): counts and seconds add up; the peak memory is the larger, and the stored
+    /// states (with their bytes each) are those of the search that stored more.
+    ///
+    /// [`Mode::Auto`]: super::Mode::Auto
+    pub fn add(&mut self, other: &Stats) {
+        let Stats {
+            expanded,
+            generated,
+            duplicates,
+            pruned_dead_square,
+            pruned_freeze,
+            pruned_corral,
+            pruned_2x2,
+            pruned_no_matching,
+            corral_cuts,
+            frozen_tables,
+            stored_states,
+            bytes_per_state,
+            peak_bytes,
+            seconds,
+        } = other;
+        self.expanded += expanded;
+        self.generated += generated;
+        self.duplicates += duplicates;
+        self.pruned_dead_square += pruned_dead_square;
+        self.pruned_freeze += pruned_freeze;
+        self.pruned_corral += pruned_corral;
+        self.pruned_2x2 += pruned_2x2;
+        self.pruned_no_matching += pruned_no_matching;
+        self.corral_cuts += corral_cuts;
+        self.frozen_tables += frozen_tables;
+        if *stored_states > self.stored_states {
+            self.stored_states = *stored_states;
+            self.bytes_per_state = *bytes_per_state;
+        }
+        self.peak_bytes = self.peak_bytes.max(*peak_bytes);
+        self.seconds += seconds;
+    }
+}
+
 /// What a returned solution is proven to minimise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -114,10 +156,11 @@ pub enum SolveError {
     },
 }
 
-impl SolveError {
-    /// The counters, to adjust them (e.g. the time of a composite solve).
-    pub fn stats_mut(&mut self) -> &mut Stats {
-        match self {
+/// The counters of a [`SolveError`], every variant listed once: `$e` is `&SolveError` or
+/// `&mut SolveError`, and the result borrows the same way.
+macro_rules! stats_of {
+    ($e:expr) => {
+        match $e {
             SolveError::Unsolvable(s)
             | SolveError::Timeout(s)
             | SolveError::MemoryLimit(s)
@@ -126,20 +169,20 @@ impl SolveError {
             | SolveError::Unverified(s)
             | SolveError::WrongWeights { stats: s, .. } => s,
         }
+    };
+}
+
+impl SolveError {
+    /// The counters, to adjust them (e.g. the time of a composite solve).
+    pub fn stats_mut(&mut self) -> &mut Stats {
+        stats_of!(self)
     }
 
     /// Counters of the search up to the stop.
     pub fn stats(&self) -> &Stats {
-        match self {
-            SolveError::Unsolvable(s)
-            | SolveError::Timeout(s)
-            | SolveError::MemoryLimit(s)
-            | SolveError::NodeLimit(s)
-            | SolveError::Cancelled(s)
-            | SolveError::Unverified(s)
-            | SolveError::WrongWeights { stats: s, .. } => s,
-        }
+        stats_of!(self)
     }
+
     /// The status this error reports.
     pub fn status(&self) -> Status {
         match self {

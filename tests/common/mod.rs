@@ -1,4 +1,5 @@
-//! Shared helpers for integration tests: a seeded generator of small random levels.
+//! Shared helpers for integration tests: a seeded generator of small random levels, and a big
+//! generated room for the limit tests.
 #![allow(dead_code)]
 
 /// A small xorshift generator, so generated levels are reproducible from a seed.
@@ -113,4 +114,27 @@ pub fn pulled_level(seed: u64, w: usize, h: usize, boxes: usize, wall_percent: u
         rows.push(row);
     }
     Some(rows.join("\n") + "\n")
+}
+
+/// XSB text of an open `side`×`side` room with `boxes` boxes spread over its top half (every
+/// other square of every other row, away from the walls) and as many goals over its bottom
+/// half: a big level whose analysis (one search per goal) and root matching take long.
+/// Panics when the room has fewer than `boxes` such squares.
+pub fn big_room_text(side: usize, boxes: usize) -> String {
+    let mut grid = vec![vec![b' '; side + 2]; side + 2];
+    for row in &mut grid {
+        row[0] = b'#';
+        row[side + 1] = b'#';
+    }
+    grid[0].fill(b'#');
+    grid[side + 1].fill(b'#');
+    let spots: Vec<(usize, usize)> =
+        (1..side / 2).step_by(2).flat_map(|r| (2..side).step_by(2).map(move |c| (r + 1, c))).collect();
+    assert!(spots.len() >= boxes, "room too small");
+    for &(r, c) in &spots[..boxes] {
+        grid[r][c] = b'$';
+        grid[r + side / 2][c] = b'.';
+    }
+    grid[side][1] = b'@';
+    grid.iter().map(|row| String::from_utf8(row.clone()).unwrap() + "\n").collect()
 }

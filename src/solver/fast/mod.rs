@@ -43,6 +43,7 @@ mod way;
 use super::{Config, Mode, Solution, SolveError, astar};
 use crate::analysis::Analysis;
 use crate::level::{Level, SolvedRule};
+use std::time::Instant;
 
 /// Solves `level` with the fast engine under the limits of `config` (time, memory, nodes:
 /// expanded states, cancel, progress). The solution is not proven optimal.
@@ -59,10 +60,26 @@ use crate::level::{Level, SolvedRule};
 /// # Ok::<(), sokoban::Error>(())
 /// ```
 pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, SolveError> {
+    solve_from(level, a, config, Instant::now())
+}
+
+/// Like [`solve`], for a solve whose clock started at `started` (before the analysis, which
+/// can take seconds on a huge level, so the time limit covers it too). The reported seconds
+/// count from `started`.
+pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant) -> Result<Solution, SolveError> {
     let standard = level.rule() == SolvedRule::Standard && level.boxes().len() == level.goals().len();
     if !standard || !a.pruning() {
         let config = Config { mode: Mode::Pushes, ..config.clone() };
-        return astar::solve(level, a, &config, crate::solver::Objective::Pushes);
+        return astar::solve_from(level, a, &config, crate::solver::Objective::Pushes, started);
     }
-    search::run(level, a, config)
+    // The search keeps its own clock: give it what is left of the limit, then report the time
+    // from `started`.
+    let before = started.elapsed();
+    let config = Config { time_limit: config.time_limit.map(|t| t.saturating_sub(before)), ..config.clone() };
+    let mut result = search::run(level, a, &config);
+    match &mut result {
+        Ok(solution) => solution.stats.seconds += before.as_secs_f64(),
+        Err(e) => e.stats_mut().seconds += before.as_secs_f64(),
+    }
+    result
 }

@@ -141,7 +141,17 @@ impl PackingPlan {
                 if pulls.stopped {
                     return None;
                 }
-                let park = pulls.reached.iter().copied().find(|&p| !floor.cut_by(a, &occupied, p));
+                // Each test floods the floor: on a huge level the stop check is asked per test.
+                let mut park = None;
+                for &p in &pulls.reached {
+                    if stop() {
+                        return None;
+                    }
+                    if !floor.cut_by(a, &occupied, p) {
+                        park = Some(p);
+                        break;
+                    }
+                }
                 if let Some(park) = park {
                     occupied[park] = true;
                     parked.push((park, goal));
@@ -226,14 +236,22 @@ struct Pulls {
     seen: Vec<bool>,
     dist: Vec<u32>,
     queue: Vec<usize>,
-    flood: Vec<bool>,
+    /// `flood[s] == flood_generation`: `s` was reached by the current flood.
+    flood: Vec<u32>,
+    flood_generation: u32,
     flood_queue: Vec<usize>,
     roam: Vec<bool>,
+    /// Work (nodes and flood steps) since the last stop check.
+    work: usize,
     /// The non-goal squares the last search reached, fewest pulls first.
     reached: Vec<usize>,
     /// Set when a stop check ended a search.
     stopped: bool,
 }
+
+/// Work units (search nodes and flood steps) between two stop checks: about a tenth of a
+/// millisecond, whatever the level's size.
+const WORK_PER_CHECK: usize = 1 << 14;
 
 impl Pulls {
     fn new(n: usize) -> Pulls {
@@ -241,9 +259,11 @@ impl Pulls {
             seen: vec![false; n * 4],
             dist: vec![0; n * 4],
             queue: Vec::new(),
-            flood: vec![false; n],
+            flood: vec![0; n],
+            flood_generation: 0,
             flood_queue: Vec::new(),
             roam: vec![false; n],
+            work: 0,
             reached: Vec::new(),
             stopped: false,
         }
@@ -278,10 +298,14 @@ impl Pulls {
         let mut to_start: Option<u32> = None;
         let mut head = 0;
         while head < self.queue.len() {
-            // Each node floods the floor: on a huge level one search is long, so ask often.
-            if head % 8 == 0 && stop() {
-                self.stopped = true;
-                return None;
+            // One search can be long on a huge level: ask by the work done, not by nodes.
+            self.work += 1;
+            if self.work >= WORK_PER_CHECK {
+                self.work = 0;
+                if stop() {
+                    self.stopped = true;
+                    return None;
+                }
             }
             let node = self.queue[head];
             head += 1;
@@ -325,29 +349,38 @@ impl Pulls {
     }
 
     /// Bit mask of the sides of `pos` (free squares) reachable from `start` around the box on
-    /// `pos`.
+    /// `pos`. The flood stops once every free side is reached (in open floor, after a few
+    /// steps), which gives the same mask as flooding the whole region.
     fn reachable_sides(&mut self, a: &Analysis, occupied: &[bool], pos: usize, start: usize) -> u8 {
-        self.flood.fill(false);
+        let sides = Dir::ALL.map(|d| a.nb(pos, d)).map(|t| (t != NONE && !occupied[t as usize]).then_some(t as usize));
+        self.flood_generation = self.flood_generation.wrapping_add(1);
+        if self.flood_generation == 0 {
+            self.flood.fill(0);
+            self.flood_generation = 1;
+        }
+        let generation = self.flood_generation;
+        let mut missing = sides.iter().filter(|t| t.is_some_and(|t| t != start)).count();
         self.flood_queue.clear();
-        self.flood[start] = true;
-        self.flood[pos] = true;
+        self.flood[start] = generation;
+        self.flood[pos] = generation;
         self.flood_queue.push(start);
         let mut head = 0;
-        while head < self.flood_queue.len() {
+        while head < self.flood_queue.len() && missing > 0 {
             let s = self.flood_queue[head];
             head += 1;
             for d in Dir::ALL {
                 let t = a.nb(s, d);
-                if t != NONE && !occupied[t as usize] && !self.flood[t as usize] {
-                    self.flood[t as usize] = true;
+                if t != NONE && !occupied[t as usize] && self.flood[t as usize] != generation {
+                    self.flood[t as usize] = generation;
                     self.flood_queue.push(t as usize);
+                    missing -= sides.iter().filter(|&&side| side == Some(t as usize)).count();
                 }
             }
         }
+        self.work += head;
         let mut mask = 0;
-        for d in Dir::ALL {
-            let t = a.nb(pos, d);
-            if t != NONE && !occupied[t as usize] && self.flood[t as usize] && t as usize != pos {
+        for (d, side) in Dir::ALL.into_iter().zip(sides) {
+            if side.is_some_and(|t| self.flood[t] == generation && t != pos) {
                 mask |= 1 << d.index();
             }
         }
@@ -390,6 +423,31 @@ mod tests {
             let last = level.coords(a.square_of(plan.order[1] as usize));
             assert_eq!(last, (1, last_col), "{text}");
         }
+    }
+
+    #[test]
+    fn reachable_sides_stop_early_with_the_whole_floods_answer() {
+        // A box in a one-wide corridor into an open room: from the corridor side only that
+        // side is reachable (the flood covers the whole corridor end first); from the room all
+        // three free sides are (reached within a few steps).
+        let text = "########\n#@     #\n#  $   #\n###.####\n###    #\n########\n";
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let at = |r: usize, c: usize| a.index_of(level.square_at(r, c).unwrap());
+        let mut occupied = vec![false; a.squares()];
+        let pos = at(3, 3);
+        occupied[pos] = true;
+        let mut pulls = Pulls::new(a.squares());
+        let below = pulls.reachable_sides(&a, &occupied, pos, at(4, 3));
+        assert_eq!(below, 1 << Dir::Down.index());
+        let above = pulls.reachable_sides(&a, &occupied, pos, at(2, 3));
+        assert_eq!(above, 1 << Dir::Up.index());
+        let room = at(2, 3);
+        occupied.fill(false);
+        occupied[room] = true;
+        let sides = pulls.reachable_sides(&a, &occupied, room, at(1, 3));
+        let free = [Dir::Up, Dir::Left, Dir::Right].iter().map(|d| 1u8 << d.index()).sum::<u8>();
+        assert_eq!(sides, free, "the three room sides; the corridor below is cut off");
     }
 
     #[test]
