@@ -257,7 +257,13 @@ fn shorten_walks(level: &Level, solution: Solution, config: &Config, started: In
     });
     // A search state takes 16 bytes, and up to about as much again in the search's heap.
     let max_states = config.memory_limit.map_or(SHORTEN_STATES, |m| SHORTEN_STATES.min(m / 64));
-    let limits = crate::optimize::Limits { radius: SHORTEN_RADIUS, max_configs: usize::MAX, max_states, deadline };
+    let limits = crate::optimize::Limits {
+        radius: SHORTEN_RADIUS,
+        max_configs: usize::MAX,
+        max_states,
+        deadline,
+        fewest_pushes: true,
+    };
     let mut budget = Budget::starting_at(config, started);
     let metric = crate::optimize::Metric::Pushes;
     let Ok(out) = crate::optimize::optimize_repeated(level, &solution.lurd, metric, limits, &mut budget.stop_check())
