@@ -40,8 +40,9 @@ pub struct OptimizeArgs {
     /// How many pushes away from the given solution's box configurations the search may go.
     #[arg(long, default_value_t = 1)]
     pub radius: usize,
-    /// Search again around each better solution found, at radius 1 up to --radius, until no
-    /// radius improves it (or the time limit passes).
+    /// Search again around each better solution found, at radius 1 up to --radius, then with a
+    /// reordering of the same pushes (whole box sessions moved earlier or later), until no step
+    /// improves it (or the time limit passes).
     #[arg(long)]
     pub repeat: bool,
     /// Print one JSON object per solution.

@@ -191,10 +191,11 @@ impl Metric for PushesThenMoves {
 ///
 /// The pushes objective runs in two passes. The first proves the fewest pushes over states
 /// merged by player region, with PI-corral pruning. Then (unless [`Config::moves_tiebreak`] is
-/// off) a vicinity search ([`crate::optimize`], pushes fixed, moves minimised) shortens that
-/// solution's walks under a quarter of the time left, and the second pass searches exact player
-/// squares for a solution with that many pushes and fewer moves than the shortened one (pushes
-/// capped at the first pass's count, moves below the shortened solution's). It reports
+/// off) the optimizer ([`crate::optimize`]: vicinity searches and a reordering of the pushes,
+/// pushes fixed, moves minimised) shortens that solution's walks under a quarter of the time
+/// left, and the second pass searches exact player squares for a solution with that many pushes
+/// and fewer moves than the shortened one (pushes capped at the first pass's count, moves below
+/// the shortened solution's). It reports
 /// `pushes,moves` when it finishes within the solve's limits (time, memory and nodes are shared
 /// by all passes): with the solution it found, or with the shortened one when it proved that
 /// none has fewer moves. If the limits stop it, the shortened solution is returned, proven in
@@ -244,11 +245,11 @@ const SHORTEN_RADIUS: usize = 3;
 /// The most search states of one of [`shorten_walks`]'s vicinity searches (about 1 GB).
 const SHORTEN_STATES: usize = 32_000_000;
 
-/// `solution` with its moves reduced by repeated vicinity searches
+/// `solution` with its moves reduced by repeated vicinity searches and push reorderings
 /// ([`crate::optimize::optimize_repeated`] under the pushes metric, radius 1 to 3: pushes never
-/// more, moves as few as the box configurations near the solution's path allow), under a quarter
-/// of the time left, the cancel flag and the memory limit; the solution as given when nothing
-/// shorter is found.
+/// more, moves as few as the box configurations near the solution's path and the orders of its
+/// pushes that the reordering reaches allow), under a quarter of the time left, the cancel flag
+/// and the memory limit; the solution as given when nothing shorter is found.
 fn shorten_walks(level: &Level, solution: Solution, config: &Config, started: Instant) -> Solution {
     let deadline = config.time_limit.map(|t| {
         let left = t.saturating_sub(started.elapsed());
@@ -256,7 +257,13 @@ fn shorten_walks(level: &Level, solution: Solution, config: &Config, started: In
     });
     // A search state takes 16 bytes, and up to about as much again in the search's heap.
     let max_states = config.memory_limit.map_or(SHORTEN_STATES, |m| SHORTEN_STATES.min(m / 64));
-    let limits = crate::optimize::Limits { radius: SHORTEN_RADIUS, max_configs: usize::MAX, max_states, deadline };
+    let limits = crate::optimize::Limits {
+        radius: SHORTEN_RADIUS,
+        max_configs: usize::MAX,
+        max_states,
+        deadline,
+        fewest_pushes: true,
+    };
     let mut budget = Budget::starting_at(config, started);
     let metric = crate::optimize::Metric::Pushes;
     let Ok(out) = crate::optimize::optimize_repeated(level, &solution.lurd, metric, limits, &mut budget.stop_check())
