@@ -208,7 +208,8 @@ fn stop_reason(config: &Config, started: Instant) -> Option<fn(Stats) -> SolveEr
 
 /// Runs the search. The level must have as many boxes as goals under the standard rule, with
 /// deadlock pruning sound (the caller checks).
-pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, SolveError> {
+/// With `distance` on, the distance advisor takes part (see [`super`]).
+pub fn run(level: &Level, a: &Analysis, config: &Config, distance: bool) -> Result<Solution, SolveError> {
     let started = Instant::now();
     let n = a.squares();
     let words = a.live().div_ceil(64).max(1);
@@ -520,7 +521,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, Sol
                 }
                 // Distance: the largest drop of the matching bound.
                 let gain = parent_h.map_or(0, |p| p - i64::from(c.h));
-                if gain > 0 {
+                if distance && gain > 0 {
                     dist.push((-gain, c.h, c.m.pushes, i));
                 }
             }
