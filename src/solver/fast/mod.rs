@@ -83,13 +83,22 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     // The search keeps its own clock: give it what is left of the limit, then report the time
     // from `started`.
     let before = started.elapsed();
+    let plan_config = Config { time_limit: config.time_limit.map(|t| t.saturating_sub(before)), ..config.clone() };
+    let plan = match search::plan(level, a, &plan_config, Instant::now()) {
+        Ok(plan) => plan,
+        Err(mut e) => {
+            e.stats_mut().seconds = started.elapsed().as_secs_f64();
+            return Err(e);
+        }
+    };
+    let before = started.elapsed();
     let left = config.time_limit.map(|t| t.saturating_sub(before));
     // Two passes: without the distance advisor for half the limits, then with it for the rest
     // (see the module docs). Without any limit the first pass is the whole search.
     let limited = left.is_some() || config.node_limit.is_some();
     let first_config =
         Config { time_limit: left.map(|t| t / 2), node_limit: config.node_limit.map(|n| n / 2), ..config.clone() };
-    let first = search::run(level, a, if limited { &first_config } else { config }, false);
+    let first = search::run(level, a, &plan, if limited { &first_config } else { config }, false);
     let mut result = match first {
         Err(SolveError::Timeout(spent)) | Err(SolveError::NodeLimit(spent)) if limited => {
             let rest = Config {
@@ -97,7 +106,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
                 node_limit: config.node_limit.map(|n| n.saturating_sub(spent.expanded)),
                 ..config.clone()
             };
-            let mut second = search::run(level, a, &rest, true);
+            let mut second = search::run(level, a, &plan, &rest, true);
             match &mut second {
                 Ok(solution) => solution.stats.add(&spent),
                 Err(e) => e.stats_mut().add(&spent),

@@ -208,20 +208,31 @@ fn stop_reason(config: &Config, started: Instant) -> Option<fn(Stats) -> SolveEr
 
 /// Runs the search. The level must have as many boxes as goals under the standard rule, with
 /// deadlock pruning sound (the caller checks).
-/// With `distance` on, the distance advisor takes part (see [`super`]).
-pub fn run(level: &Level, a: &Analysis, config: &Config, distance: bool) -> Result<Solution, SolveError> {
-    let started = Instant::now();
-    let n = a.squares();
-    let words = a.live().div_ceil(64).max(1);
-    let mut starts = vec![false; n];
+/// The packing plan of `level` (`None` when the limits or the cancel flag stopped it), under
+/// `config`'s clock started at `started`.
+pub fn plan(level: &Level, a: &Analysis, config: &Config, started: Instant) -> Result<PackingPlan, SolveError> {
+    let mut starts = vec![false; a.squares()];
     for b in level.boxes() {
         starts[a.index_of(*b)] = true;
     }
     let stop = &mut || stop_reason(config, started).is_some();
-    let Some(plan) = PackingPlan::new(a, &starts, config.fast_parking, stop) else {
+    PackingPlan::new(a, &starts, config.fast_parking, stop).ok_or_else(|| {
         let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
-        return Err(stop(Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }));
-    };
+        stop(Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() })
+    })
+}
+
+/// With `distance` on, the distance advisor takes part (see [`super`]).
+pub fn run(
+    level: &Level,
+    a: &Analysis,
+    plan: &PackingPlan,
+    config: &Config,
+    distance: bool,
+) -> Result<Solution, SolveError> {
+    let started = Instant::now();
+    let n = a.squares();
+    let words = a.live().div_ceil(64).max(1);
     let mut features = Features::new(a);
     let mut macros = Macros::new(n);
     let mut hungarian = Hungarian::default();
@@ -264,7 +275,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config, distance: bool) -> Resu
         return Err(SolveError::Unsolvable(search.finish_stats(started)));
     };
     let regions = features.regions(a, &occupied, a.index_of(level.player()));
-    let cell = features.cell(&plan, &occupied, regions.count);
+    let cell = features.cell(plan, &occupied, regions.count);
     let root = Node { parent: ROOT, from: 0, to: 0, dir: 0, expanded: false, player: regions.player, weight: 0 };
     let hash = hash_key(&key, root.player);
     let id = search.insert(&key, root, hash);
@@ -364,7 +375,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config, distance: bool) -> Resu
                 }
             }
             let parent_regions = features.regions(a, &occupied, node.player as usize).count;
-            let parent_cell = features.cell(&plan, &occupied, parent_regions);
+            let parent_cell = features.cell(plan, &occupied, parent_regions);
             // The parent's matching, saved for re-solving one row per child.
             let parent_h =
                 hungarian.solve_within(boxes.len(), boxes.len(), |b, g| pair_cost(a, &boxes, b, g), &mut || {
@@ -485,7 +496,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config, distance: bool) -> Resu
                             let goal = search.insert(&child_key, child, hash);
                             return finish(level, a, &search, &mut macros, goal, started);
                         }
-                        let cell = features.cell(&plan, &occupied, regions.count);
+                        let cell = features.cell(plan, &occupied, regions.count);
                         child_keys.extend_from_slice(&child_key);
                         children.push(Child {
                             m,
@@ -530,7 +541,7 @@ pub fn run(level: &Level, a: &Analysis, config: &Config, distance: bool) -> Resu
             let mut open: Vec<(i64, u32, u16, usize)> = Vec::new();
             if config.fast_opener
                 && way
-                    .search(a, &plan, parent_cell[0], &occupied, node.player as usize)
+                    .search(a, plan, parent_cell[0], &occupied, node.player as usize)
                     .is_some_and(|f| f.obstacles > 0)
             {
                 for (i, c) in children.iter().enumerate() {
