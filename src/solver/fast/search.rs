@@ -540,9 +540,7 @@ pub fn run(
             // of them off it.
             let mut open: Vec<(i64, u32, u16, usize)> = Vec::new();
             if config.fast_opener
-                && way
-                    .search(a, plan, parent_cell[0], &occupied, node.player as usize)
-                    .is_some_and(|f| f.obstacles > 0)
+                && way.search(a, plan, parent_cell[0], &occupied, node.player as usize).is_some_and(|f| f.obstacles > 0)
             {
                 for (i, c) in children.iter().enumerate() {
                     if way.blocks(c.m.from as usize) && !way.on_way(c.m.to as usize) {
