@@ -91,7 +91,6 @@ impl PackingPlan {
         let mut parked: Vec<(usize, usize)> = Vec::new();
         let mut events = Vec::with_capacity(goals);
         let mut pulls = Pulls::new(n);
-        let mut floor = Floor::new(n);
         while !remaining.is_empty() || !parked.is_empty() {
             // (no start, pulls, squares, index into remaining then parked)
             let mut best: Option<(bool, u32, usize, usize)> = None;
@@ -142,12 +141,13 @@ impl PackingPlan {
                     return None;
                 }
                 // Each test floods the floor: on a huge level the stop check is asked per test.
+                let reached = std::mem::take(&mut pulls.reached);
                 let mut park = None;
-                for &p in &pulls.reached {
+                for &p in &reached {
                     if stop() {
                         return None;
                     }
-                    if !floor.cut_by(a, &occupied, p) {
+                    if !pulls.cuts(a, &occupied, p) {
                         park = Some(p);
                         break;
                     }
@@ -184,49 +184,6 @@ impl PackingPlan {
     pub fn packed(&self, occupied: &[u8]) -> u16 {
         self.steps.iter().take_while(|s| occupied[s.square as usize] != 0 || occupied[s.goal as usize] != 0).count()
             as u16
-    }
-}
-
-/// Counts the regions of the free floor, to tell whether a box on a square would cut it.
-struct Floor {
-    seen: Vec<u32>,
-    generation: u32,
-    queue: Vec<usize>,
-}
-
-impl Floor {
-    fn new(n: usize) -> Floor {
-        Floor { seen: vec![0; n], generation: 0, queue: Vec::new() }
-    }
-
-    /// Whether a box on the free square `s` would leave its free neighbours in more than one
-    /// region of the floor (`occupied` marks the boxes).
-    fn cut_by(&mut self, a: &Analysis, occupied: &[bool], s: usize) -> bool {
-        if self.generation == u32::MAX {
-            self.seen.fill(0);
-            self.generation = 0;
-        }
-        self.generation += 1;
-        let g = self.generation;
-        self.seen[s] = g;
-        let mut neighbours = Dir::ALL.iter().map(|&d| a.nb(s, d)).filter(|&t| t != NONE && !occupied[t as usize]);
-        let Some(first) = neighbours.next() else { return false };
-        self.queue.clear();
-        self.queue.push(first as usize);
-        self.seen[first as usize] = g;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let q = self.queue[head];
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(q, d);
-                if t != NONE && !occupied[t as usize] && self.seen[t as usize] != g {
-                    self.seen[t as usize] = g;
-                    self.queue.push(t as usize);
-                }
-            }
-        }
-        neighbours.any(|t| self.seen[t as usize] != g)
     }
 }
 
@@ -346,6 +303,21 @@ impl Pulls {
         }
         let roam = self.roam.iter().filter(|&&r| r).count();
         best.map(|b| (b, roam, to_start))
+    }
+
+    /// Whether a box on the free square `s` would leave its free neighbours in more than one
+    /// region of the floor (`occupied` marks the boxes).
+    fn cuts(&mut self, a: &Analysis, occupied: &[bool], s: usize) -> bool {
+        let mut free = 0u8;
+        let mut first = None;
+        for d in Dir::ALL {
+            let t = a.nb(s, d);
+            if t != NONE && !occupied[t as usize] {
+                free |= 1 << d.index();
+                first.get_or_insert(t as usize);
+            }
+        }
+        first.is_some_and(|start| self.reachable_sides(a, occupied, s, start) != free)
     }
 
     /// Bit mask of the sides of `pos` (free squares) reachable from `start` around the box on
