@@ -30,6 +30,8 @@ pub struct Hungarian {
     saved_u: Vec<i64>,
     saved_v: Vec<i64>,
     saved_p: Vec<usize>,
+    /// The sum of the saved duals (the saved optimum when the problem was square and feasible).
+    saved_sum: i64,
 }
 
 impl Hungarian {
@@ -96,6 +98,7 @@ impl Hungarian {
         self.saved_u.clone_from(&self.u);
         self.saved_v.clone_from(&self.v);
         self.saved_p.clone_from(&self.p);
+        self.saved_sum = self.u.iter().skip(1).sum::<i64>() + self.v.iter().skip(1).sum::<i64>();
     }
 
     /// The optimum of the saved square `n`×`n` problem after the costs of row `row` changed to
@@ -125,6 +128,18 @@ impl Hungarian {
         self.u[i] = (1..=n).map(|j| clamped(cost(row, j - 1)) - self.v[j]).min().unwrap_or(0);
         self.add_row(i, n, &cost);
         self.matched_total(n, &cost)
+    }
+
+    /// A lower bound on what [`Hungarian::resolve_row`] would return for the same arguments, in
+    /// O(n): the saved duals stay feasible when row `row`'s dual is lowered to fit its new
+    /// costs, and any feasible duals' sum bounds the optimum from below. `None` when nothing of
+    /// size `n` was saved or `row` is not below `n`.
+    pub fn row_bound(&self, n: usize, row: usize, cost: impl Fn(usize, usize) -> i64) -> Option<i64> {
+        if self.saved_u.len() != n + 1 || self.saved_v.len() != n + 1 || row >= n {
+            return None;
+        }
+        let fitted = (1..=n).map(|j| clamped(cost(row, j - 1)) - self.saved_v[j]).min()?;
+        Some(self.saved_sum - self.saved_u[row + 1] + fitted)
     }
 
     /// One phase of the method: inserts row `i` (1-based) into the matching along a shortest
@@ -216,11 +231,16 @@ mod tests {
                 _ => old(r, c),
             };
             let mut h = Hungarian::default();
-            if h.solve(n, n, old).is_some() {
+            if let Some(optimum) = h.solve(n, n, old) {
                 h.save();
                 let incremental = h.resolve_row(n, row, new);
                 let fresh = Hungarian::default().solve(n, n, new);
                 prop_assert_eq!(incremental, fresh);
+                // The O(n) bound is below the new optimum, and exact for an unchanged row.
+                if let Some(fresh) = fresh {
+                    prop_assert!(h.row_bound(n, row, new).unwrap() <= fresh);
+                }
+                prop_assert_eq!(h.row_bound(n, row, old), Some(optimum));
                 // The saved state is reusable for the next row change.
                 let again = h.resolve_row(n, row, old);
                 prop_assert_eq!(again, Hungarian::default().solve(n, n, old));

@@ -48,7 +48,9 @@ struct Child {
     m: MacroMove,
     player: u16,
     hash: u32,
+    /// The matching bound: a lower bound until `exact`.
     h: u32,
+    exact: bool,
     cell: Cell,
     regions: u16,
     /// Existing node with the same key, if any.
@@ -187,10 +189,21 @@ fn child_corral_dead(
 }
 
 fn pair_cost(a: &Analysis, boxes: &[u16], b: usize, g: usize) -> i64 {
-    match a.dist(g, boxes[b] as usize) {
+    square_cost(a, boxes[b] as usize, g)
+}
+
+/// The matching cost of a box on square `s` for goal `g`.
+fn square_cost(a: &Analysis, s: usize, g: usize) -> i64 {
+    match a.dist(g, s) {
         NONE => FORBIDDEN,
         d => i64::from(d),
     }
+}
+
+/// A child's matching cost of box `b` for goal `g`, when the box of row `row` moved to square
+/// `to`: the parent's costs (`k` per row in `costs`) for the other boxes.
+fn moved_cost(a: &Analysis, costs: &[i64], k: usize, row: usize, to: usize, b: usize, g: usize) -> i64 {
+    if b == row { square_cost(a, to, g) } else { costs[b * k + g] }
 }
 
 /// Why the search must stop now, if it must: the cancel flag or the time limit. Checked once
@@ -291,7 +304,6 @@ pub fn run(
     let mut children: Vec<Child> = Vec::new();
     let mut child_keys: Vec<u64> = Vec::new();
     let mut child_key = vec![0u64; words];
-    let mut child_boxes: Vec<u16> = Vec::with_capacity(boxes.len());
     let mut path: Vec<crate::analysis::Sq> = Vec::new();
     let mut round: Vec<Cell> = Vec::new();
 
@@ -301,6 +313,8 @@ pub fn run(
     let mut dead_children: Vec<u8> = Vec::new();
     let mut child_reach = Reach::new(n);
     let mut way = Way::new(n);
+    // The picked state's matching costs, box by box in rows.
+    let mut costs: Vec<i64> = Vec::new();
     loop {
         round.clear();
         round.extend(search.cells.keys().copied());
@@ -308,21 +322,57 @@ pub fn run(
             return Err(SolveError::Unsolvable(search.finish_stats(started)));
         }
         for cell in round.iter() {
-            // The cheapest unexpanded state of this cell.
-            let Some(heap) = search.cells.get_mut(cell) else { continue };
+            // The cheapest unexpanded state of this cell. A child is queued under a lower
+            // bound of its matching (see `bound` below); here, once picked, it gets the exact
+            // matching, and goes back to the queue when that is higher, so states leave in the
+            // order exact bounds would give.
             let mut picked = None;
-            while let Some(Reverse((weight, _, id))) = heap.pop() {
+            while let Some(heap) = search.cells.get_mut(cell) {
+                let Some(Reverse((weight, h, id))) = heap.pop() else { break };
                 search.queued -= 1;
+                if heap.is_empty() {
+                    search.cells.remove(cell);
+                }
                 let node = &search.nodes[id as usize];
-                if !node.expanded && node.weight == weight {
-                    picked = Some(id);
-                    break;
+                if node.expanded || node.weight != weight {
+                    continue;
+                }
+                boxes.clear();
+                for (w, &word) in search.key(id).iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        boxes.push((w * 64 + bits.trailing_zeros() as usize) as u16);
+                        bits &= bits - 1;
+                    }
+                }
+                // The matching, saved for re-solving one row per child.
+                let k = boxes.len();
+                costs.clear();
+                for b in 0..k {
+                    costs.extend((0..k).map(|g| pair_cost(a, &boxes, b, g)));
+                }
+                let exact = hungarian
+                    .solve_within(k, k, |b, g| costs[b * k + g], &mut || stop_reason(config, started).is_some());
+                match exact {
+                    Err(_) => {
+                        let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
+                        return Err(stop(search.finish_stats(started)));
+                    }
+                    Ok(None) => {
+                        search.nodes[id as usize].expanded = true;
+                        search.stats.pruned_no_matching += 1;
+                    }
+                    Ok(Some(exact)) if exact > i64::from(h) => search.enqueue(*cell, weight, exact as u32, id),
+                    Ok(Some(exact)) => {
+                        hungarian.save();
+                        picked = Some((id, exact));
+                        break;
+                    }
                 }
             }
-            if heap.is_empty() {
-                search.cells.remove(cell);
-            }
-            let Some(id) = picked else { continue };
+            let Some((id, parent_h)) = picked else { continue };
+            let k = boxes.len();
+            let parent_h = Some(parent_h);
 
             // Limits, checked once per expansion (an expansion is a fraction of a millisecond).
             search.stats.expanded += 1;
@@ -341,17 +391,10 @@ pub fn run(
 
             let node = search.nodes[id as usize];
             search.nodes[id as usize].expanded = true;
-            // Load the state.
-            boxes.clear();
+            // Load the state (`boxes` holds it already).
             key.copy_from_slice(search.key(id));
-            for (w, &word) in key.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let s = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    boxes.push(s as u16);
-                    occupied[s] = 1;
-                }
+            for &b in &boxes {
+                occupied[b as usize] = 1;
             }
             // The player's region.
             reach_generation = reach_generation.wrapping_add(1);
@@ -376,16 +419,6 @@ pub fn run(
             }
             let parent_regions = features.regions(a, &occupied, node.player as usize).count;
             let parent_cell = features.cell(plan, &occupied, parent_regions);
-            // The parent's matching, saved for re-solving one row per child.
-            let parent_h =
-                hungarian.solve_within(boxes.len(), boxes.len(), |b, g| pair_cost(a, &boxes, b, g), &mut || {
-                    stop_reason(config, started).is_some()
-                });
-            let Ok(parent_h) = parent_h else {
-                let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
-                return Err(stop(search.finish_stats(started)));
-            };
-            hungarian.save();
 
             // A PI-corral: some barrier box must be pushed first, so only those move.
             restricted.clear();
@@ -462,19 +495,22 @@ pub fn run(
                     let expanded = existing.is_some_and(|e| search.nodes[e as usize].expanded);
                     let h = if expanded {
                         None
+                    } else if boxes.iter().all(|&b| b == m.from || (b as usize) < a.goals()) && to < a.goals() {
+                        Some(0)
                     } else {
-                        child_boxes.clear();
-                        child_boxes.extend(boxes.iter().map(|&b| if b == m.from { m.to } else { b }));
+                        // A lower bound of the matching in O(boxes): exact for nearly every
+                        // child, and made exact when the child is picked or advised. Most
+                        // children are never picked, and the exact re-solve was over half
+                        // of the search's time on levels with many boxes.
                         let row = boxes.iter().position(|&b| b == m.from).unwrap_or(0);
-                        let h = if parent_h.is_some() {
-                            hungarian.resolve_row(child_boxes.len(), row, |b, g| pair_cost(a, &child_boxes, b, g))
-                        } else {
-                            hungarian.solve(child_boxes.len(), a.goals(), |b, g| pair_cost(a, &child_boxes, b, g))
-                        };
-                        if h.is_none() {
-                            search.stats.pruned_no_matching += 1;
+                        let bound = hungarian.row_bound(k, row, |b, g| moved_cost(a, &costs, k, row, to, b, g));
+                        match bound {
+                            Some(bound) if bound < FORBIDDEN => Some(bound.clamp(1, i64::from(u32::MAX))),
+                            _ => {
+                                search.stats.pruned_no_matching += 1;
+                                None
+                            }
                         }
-                        h
                     };
                     if let Some(h) = h {
                         search.stats.generated += 1;
@@ -503,6 +539,7 @@ pub fn run(
                             player: regions.player,
                             hash,
                             h: h as u32,
+                            exact: false,
                             cell,
                             regions: regions.count,
                             existing,
@@ -516,10 +553,48 @@ pub fn run(
             // minimised; ties go to the lower bound, then fewer pushes, then generation order.
             // An advised child is first checked for a corral deadlock; a dead one is dropped and
             // the advisor's next choice is tried.
+            // Opener: when boxes stand on the cheapest way to the plan's next goal, move one
+            // of them off it.
+            let opening = config.fast_opener
+                && way
+                    .search(a, plan, parent_cell[0], &occupied, node.player as usize)
+                    .is_some_and(|f| f.obstacles > 0);
+            let opens = |c: &Child| opening && way.blocks(c.m.from as usize) && !way.on_way(c.m.to as usize);
+            // The advisors compare exact bounds: every child an advisor could name gets its
+            // exact matching now (one with none is dead). The distance advisor's gain is at
+            // most the drop of the lower bound, so children whose bound did not drop are out.
+            dead_children.clear();
+            dead_children.resize(children.len(), 0);
+            for i in 0..children.len() {
+                let c = &children[i];
+                let candidate = c.cell[0] > parent_cell[0]
+                    || c.regions < parent_regions
+                    || opens(c)
+                    || (distance && parent_h.is_some_and(|p| i64::from(c.h) < p));
+                if !candidate || c.exact {
+                    continue;
+                }
+                let row = boxes.iter().position(|&b| b == c.m.from).unwrap_or(0);
+                let to = c.m.to as usize;
+                match hungarian.resolve_row(k, row, |b, g| moved_cost(a, &costs, k, row, to, b, g)) {
+                    Some(h) => {
+                        children[i].h = h.clamp(1, i64::from(u32::MAX)) as u32;
+                        children[i].exact = true;
+                    }
+                    None => {
+                        dead_children[i] = 2;
+                        search.stats.pruned_no_matching += 1;
+                    }
+                }
+            }
             let mut pack: Vec<(i64, u32, u16, usize)> = Vec::new();
             let mut conn: Vec<(i64, u32, u16, usize)> = Vec::new();
             let mut dist: Vec<(i64, u32, u16, usize)> = Vec::new();
+            let mut open: Vec<(i64, u32, u16, usize)> = Vec::new();
             for (i, c) in children.iter().enumerate() {
+                if dead_children[i] == 2 {
+                    continue;
+                }
                 // Packing: progress along the plan.
                 let gain = i64::from(c.cell[0]) - i64::from(parent_cell[0]);
                 if gain > 0 {
@@ -535,21 +610,10 @@ pub fn run(
                 if distance && gain > 0 {
                     dist.push((-gain, c.h, c.m.pushes, i));
                 }
-            }
-            // Opener: when boxes stand on the cheapest way to the plan's next goal, move one
-            // of them off it.
-            let mut open: Vec<(i64, u32, u16, usize)> = Vec::new();
-            if config.fast_opener
-                && way.search(a, plan, parent_cell[0], &occupied, node.player as usize).is_some_and(|f| f.obstacles > 0)
-            {
-                for (i, c) in children.iter().enumerate() {
-                    if way.blocks(c.m.from as usize) && !way.on_way(c.m.to as usize) {
-                        open.push((0, c.h, c.m.pushes, i));
-                    }
+                if opens(c) {
+                    open.push((0, c.h, c.m.pushes, i));
                 }
             }
-            dead_children.clear();
-            dead_children.resize(children.len(), 0);
             let mut advised = [usize::MAX; 4];
             for (slot, mut list) in [pack, conn, dist, open].into_iter().enumerate() {
                 list.sort_unstable();
