@@ -1,7 +1,7 @@
 //! `.sok` files: level collections with their solutions, as YASC, JSoko and the Sokoban wiki's
 //! file format describe them.
 //!
-//! The layout [`write`] produces, one block per level, blocks separated by a blank line:
+//! The layout [`write`](fn@write) produces, one block per level, blocks separated by a blank line:
 //!
 //! ```text
 //! Level title                      <- title line: the text line right before the board

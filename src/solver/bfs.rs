@@ -2,7 +2,7 @@
 //! before walks, and only corner deadlocks pruned. Kept to measure the real search against, and
 //! as an oracle for move-optimal solutions on small levels.
 //!
-//! Positions are stored packed in an arena of fixed-size chunks ([`Store`]): the box set as
+//! Positions are stored packed in an arena of fixed-size chunks (`Store`): the box set as
 //! `words` 64-bit words, the player square, the parent's index, the move that led here and the
 //! position's hash. The arena is also the queue (positions are expanded in the order they were
 //! stored) and the parent map, so nothing is stored twice and no position owns a heap

@@ -41,7 +41,7 @@ pub enum Objective {
 /// How a search runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
-    /// A* over pushes with a consistent lower bound ([`astar`]): proves its objective.
+    /// A* over pushes with a consistent lower bound ([`super::astar`]): proves its objective.
     AStar,
     /// Breadth-first search over unit moves ([`super::bfs`]): proves the fewest moves.
     Bfs,
@@ -97,11 +97,11 @@ pub struct Config {
     pub progress: Option<Arc<AtomicU64>>,
     /// Box weights for [`Mode::Cost`] in reading order of the boxes; `None` uses the level's.
     pub weights: Option<Vec<u32>>,
-    /// Prune with PI-corrals in the pushes mode (see [`corral`]), and restrict the fast
+    /// Prune with PI-corrals in the pushes mode (see [`super::corral`]), and restrict the fast
     /// engine's moves to a PI-corral's barrier; on by default. It keeps push-optimality;
     /// turning it off is for measuring its effect.
     pub corral_pruning: bool,
-    /// Treat boxes frozen on goals as walls in the matching bound (see [`frozen`]); on by
+    /// Treat boxes frozen on goals as walls in the matching bound (see [`super::frozen`]); on by
     /// default. It keeps optimality; turning it off is for measuring its effect.
     pub frozen_goals: bool,
     /// In the pushes mode, also prove the fewest moves among the push-optimal solutions (a

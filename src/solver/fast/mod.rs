@@ -3,21 +3,21 @@
 //! `optimal: None`.
 //!
 //! Design:
-//! - **Moves** ([`macros`]) are macro moves: one box pushed along a path to any square it can
+//! - **Moves** (`macros.rs`) are macro moves: one box pushed along a path to any square it can
 //!   reach with the other boxes fixed, the player walking between pushes. Boxes never enter
 //!   dead squares; a move is dropped when it leaves a freeze or 2×2 deadlock or when no
 //!   matching of boxes to goals is left (the rules the A* engine uses, all sound).
-//! - **Packing plan** ([`packing`]): before the search, boxes are pulled off the goals from the
+//! - **Packing plan** (`packing.rs`): before the search, boxes are pulled off the goals from the
 //!   solved position; the reverse of that order is the order in which goals should be filled.
 //!   A box that cannot get back to the start squares waits on a parking square that does not
 //!   cut the floor, which becomes a step of the plan of its own (arrive there early).
-//! - **Feature space** ([`features`]): a state's cell is (packing progress in plan order,
+//! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
 //!   number of player regions).
 //! - **PI-corrals** ([`crate::solver::corral`]): when the player is fenced off from a corral
 //!   that some barrier box must enter, only the barrier boxes move (every solution pushes one
 //!   of them first, and that push can be made now), which keeps the search complete.
-//! - **Search** ([`search`]): the loop cycles over the non-empty cells and expands the cheapest
-//!   state of each. Advisors (packing, connectivity, the opener of [`way`], which moves a box
+//! - **Search** (`search.rs`): the loop cycles over the non-empty cells and expands the cheapest
+//!   state of each. Advisors (packing, connectivity, the opener of `way.rs`, which moves a box
 //!   off the cheapest way to the plan's next goal, and in the second pass distance) each mark
 //!   at most one child of an expanded state; advised moves cost 0, the others 1. Within a
 //!   cell, ties on weight go to the smaller matching bound, then to the older state. Children
