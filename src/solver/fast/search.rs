@@ -21,10 +21,11 @@ use super::macros::{MacroMove, Macros};
 use super::packing::PackingPlan;
 use super::raw::{NONE, RawIndex};
 use super::way::Way;
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{Dir, Level};
 use crate::solver::corral::Corrals;
 use crate::solver::expand::{Push, pushes_to_moves};
+use crate::solver::frozen::{FrozenTables, NoTable, TableId};
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};
 use crate::solver::{Config, Solution, SolveError, Stats, cost_of};
 
@@ -200,10 +201,33 @@ fn square_cost(a: &Analysis, s: usize, g: usize) -> i64 {
     }
 }
 
+/// The matching cost of a box on square `s` for goal `g` over a frozen-goal distance table
+/// (square-major), or the static one when `table` is `None`.
+fn table_cost(a: &Analysis, table: Option<&[u16]>, s: usize, g: usize) -> i64 {
+    match table {
+        None => square_cost(a, s, g),
+        Some(t) => match t[s * a.goals() + g] {
+            UNREACHABLE => FORBIDDEN,
+            d => i64::from(d),
+        },
+    }
+}
+
 /// A child's matching cost of box `b` for goal `g`, when the box of row `row` moved to square
-/// `to`: the parent's costs (`k` per row in `costs`) for the other boxes.
-fn moved_cost(a: &Analysis, costs: &[i64], k: usize, row: usize, to: usize, b: usize, g: usize) -> i64 {
-    if b == row { square_cost(a, to, g) } else { costs[b * k + g] }
+/// `to`: the parent's costs (`k` per row in `costs`, over the parent's `table`) for the other
+/// boxes.
+#[allow(clippy::too_many_arguments)]
+fn moved_cost(
+    a: &Analysis,
+    table: Option<&[u16]>,
+    costs: &[i64],
+    k: usize,
+    row: usize,
+    to: usize,
+    b: usize,
+    g: usize,
+) -> i64 {
+    if b == row { table_cost(a, table, to, g) } else { costs[b * k + g] }
 }
 
 /// Why the search must stop now, if it must: the cancel flag or the time limit. Checked once
@@ -315,6 +339,11 @@ pub fn run(
     let mut way = Way::new(n);
     // The picked state's matching costs, box by box in rows.
     let mut costs: Vec<i64> = Vec::new();
+    // Distance tables with boxes frozen on goals as walls, built when a frozen set first
+    // appears (the static table needs no copy), and the picked state's.
+    let mut frozen_tables: Option<FrozenTables> = None;
+    let mut frozen_set = vec![0u64; a.goals().div_ceil(64).max(1)];
+    let mut parent_table = TableId::STATIC;
     loop {
         round.clear();
         round.extend(search.cells.keys().copied());
@@ -345,11 +374,49 @@ pub fn run(
                         bits &= bits - 1;
                     }
                 }
-                // The matching, saved for re-solving one row per child.
+                // The matching, over the distances with the boxes frozen on goals as walls (see
+                // `crate::solver::frozen`: such a box never moves again, so a goal room whose
+                // entrance was filled first has no matching), saved for re-solving one row per
+                // child.
                 let k = boxes.len();
+                parent_table = TableId::STATIC;
+                if config.frozen_goals {
+                    frozen_set.fill(0);
+                    for &b in &boxes {
+                        occupied[b as usize] = 1;
+                    }
+                    for &b in &boxes {
+                        if (b as usize) < a.goals()
+                            && crate::solver::deadlock::is_frozen(a, &occupied, Sq::new(b as usize), &mut path)
+                        {
+                            frozen_set[b as usize / 64] |= 1 << (b % 64);
+                        }
+                    }
+                    for &b in &boxes {
+                        occupied[b as usize] = 0;
+                    }
+                    // The first table needs a copy of the static one too.
+                    let first = a.distance_table().len() * 4;
+                    let fits = frozen_tables.is_some() || search.bytes().saturating_add(first) <= memory_limit;
+                    if fits && frozen_set.iter().any(|&w| w != 0) {
+                        let tables = frozen_tables.get_or_insert_with(|| FrozenTables::new(a));
+                        let room = memory_limit.saturating_sub(search.bytes() + tables.bytes());
+                        match tables.id(a, &frozen_set, room, &mut || stop_reason(config, started).is_some()) {
+                            Ok(id) => parent_table = id,
+                            // Out of room for another table: the static distances still bound.
+                            Err(NoTable::Full) => {}
+                            Err(NoTable::Stopped) => {
+                                let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
+                                return Err(stop(search.finish_stats(started)));
+                            }
+                        }
+                    }
+                }
+                let table =
+                    frozen_tables.as_ref().filter(|_| parent_table != TableId::STATIC).map(|t| t.table(parent_table));
                 costs.clear();
-                for b in 0..k {
-                    costs.extend((0..k).map(|g| pair_cost(a, &boxes, b, g)));
+                for &b in &boxes {
+                    costs.extend((0..k).map(|g| table_cost(a, table, b as usize, g)));
                 }
                 let exact = hungarian
                     .solve_within(k, k, |b, g| costs[b * k + g], &mut || stop_reason(config, started).is_some());
@@ -372,6 +439,8 @@ pub fn run(
             }
             let Some((id, parent_h)) = picked else { continue };
             let k = boxes.len();
+            let table =
+                frozen_tables.as_ref().filter(|_| parent_table != TableId::STATIC).map(|t| t.table(parent_table));
             let parent_h = Some(parent_h);
 
             // Limits, checked once per expansion (an expansion is a fraction of a millisecond).
@@ -503,7 +572,7 @@ pub fn run(
                         // children are never picked, and the exact re-solve was over half
                         // of the search's time on levels with many boxes.
                         let row = boxes.iter().position(|&b| b == m.from).unwrap_or(0);
-                        let bound = hungarian.row_bound(k, row, |b, g| moved_cost(a, &costs, k, row, to, b, g));
+                        let bound = hungarian.row_bound(k, row, |b, g| moved_cost(a, table, &costs, k, row, to, b, g));
                         match bound {
                             Some(bound) if bound < FORBIDDEN => Some(bound.clamp(1, i64::from(u32::MAX))),
                             _ => {
@@ -576,7 +645,7 @@ pub fn run(
                 }
                 let row = boxes.iter().position(|&b| b == c.m.from).unwrap_or(0);
                 let to = c.m.to as usize;
-                match hungarian.resolve_row(k, row, |b, g| moved_cost(a, &costs, k, row, to, b, g)) {
+                match hungarian.resolve_row(k, row, |b, g| moved_cost(a, table, &costs, k, row, to, b, g)) {
                     Some(h) => {
                         children[i].h = h.clamp(1, i64::from(u32::MAX)) as u32;
                         children[i].exact = true;
@@ -675,7 +744,8 @@ pub fn run(
                         if search.find(k, c.player, c.hash).is_some() {
                             continue;
                         }
-                        if search.bytes() + 64 * words > memory_limit {
+                        let tables = frozen_tables.as_ref().map_or(0, FrozenTables::bytes);
+                        if search.bytes() + tables + 64 * words > memory_limit {
                             return Err(SolveError::MemoryLimit(search.finish_stats(started)));
                         }
                         let kid = search.insert(k, child, c.hash);
