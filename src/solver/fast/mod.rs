@@ -6,7 +6,16 @@
 //! - **Moves** (`macros.rs`) are macro moves: one box pushed along a path to any square it can
 //!   reach with the other boxes fixed, the player walking between pushes. Boxes never enter
 //!   dead squares; a move is dropped when it leaves a freeze or 2×2 deadlock or when no
-//!   matching of boxes to goals is left (the rules the A* engine uses, all sound).
+//!   matching of boxes to goals is left (the rules the A* engine uses, all sound). The
+//!   matching reads the distance table with the boxes frozen on goals as walls
+//!   ([`crate::solver::frozen`]; `--no-frozen-goals` turns it off), so a goal room whose
+//!   entrance was filled too early is seen dead.
+//! - **Bounds, lazily**: a child is queued under a lower bound of its matching worked out in
+//!   O(boxes) from its parent's duals (the moved box's row refitted,
+//!   [`crate::solver::hungarian::Hungarian::row_bound`]); a state gets its exact matching
+//!   when it is picked (and goes back to the queue if that is higher) or when an advisor's
+//!   choice could depend on it, so the expansion order is the one exact bounds give while
+//!   most children, which are never picked, never pay for an exact matching.
 //! - **Packing plan** (`packing.rs`): before the search, boxes are pulled off the goals from the
 //!   solved position; the reverse of that order is the order in which goals should be filled.
 //!   A box that cannot get back to the start squares waits on a parking square that does not
@@ -20,7 +29,7 @@
 //!   state of each. Advisors (packing, connectivity, the opener of `way.rs`, which moves a box
 //!   off the cheapest way to the plan's next goal, and in the second pass distance) each mark
 //!   at most one child of an expanded state; advised moves cost 0, the others 1. Within a
-//!   cell, ties on weight go to the smaller matching bound, then to the older state. Children
+//!   cell, ties on weight go to the smaller matching bound, then to the newer state. Children
 //!   that are states expanded already get no matching and no advice.
 //! - **Two passes** ([`solve_from`]): the search runs without the distance advisor (the
 //!   largest drop of the matching bound) for half the limits, then afresh with it for the

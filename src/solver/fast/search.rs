@@ -70,7 +70,10 @@ fn spread(h: u32) -> u64 {
     u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-type Heap = BinaryHeap<Reverse<(u32, u32, u32)>>;
+/// A cell's queue, smallest (weight, bound) first; ties go to the newest state, which carries
+/// on the line the search just followed (XSokoban at 10,000 expansions: 47 against 45 for the
+/// oldest first; Microban II 120 against 118; Sasquatch 13 against 14).
+type Heap = BinaryHeap<Reverse<(u32, u32, Reverse<u32>)>>;
 
 struct Search {
     stride: usize,
@@ -120,13 +123,23 @@ impl Search {
     }
 
     fn enqueue(&mut self, cell: Cell, weight: u32, h: u32, id: u32) {
-        self.cells.entry(cell).or_default().push(Reverse((weight, h, id)));
+        self.cells.entry(cell).or_default().push(Reverse((weight, h, Reverse(id))));
         self.queued += 1;
     }
 }
 
 /// How many of an advisor's best children are checked for corral deadlocks before it gives up.
 const ADVISOR_TRIES: usize = 4;
+
+/// An advisor's candidate: (score, matching bound, pushes, child index), smallest first.
+type Advice = (i64, u32, u16, usize);
+
+/// What the advisors found out about a child: not checked yet, alive, dead by a corral, or
+/// dead for want of a matching.
+const UNCHECKED: u8 = 0;
+const ALIVE: u8 = 1;
+const CORRAL_DEAD: u8 = 2;
+const NO_MATCHING: u8 = 3;
 
 /// A player-reach flood with generation marks.
 struct Reach {
@@ -357,7 +370,7 @@ pub fn run(
             // order exact bounds would give.
             let mut picked = None;
             while let Some(heap) = search.cells.get_mut(cell) {
-                let Some(Reverse((weight, h, id))) = heap.pop() else { break };
+                let Some(Reverse((weight, h, Reverse(id)))) = heap.pop() else { break };
                 search.queued -= 1;
                 if heap.is_empty() {
                     search.cells.remove(cell);
@@ -629,65 +642,76 @@ pub fn run(
                     .search(a, plan, parent_cell[0], &occupied, node.player as usize)
                     .is_some_and(|f| f.obstacles > 0);
             let opens = |c: &Child| opening && way.blocks(c.m.from as usize) && !way.on_way(c.m.to as usize);
-            // The advisors compare exact bounds: every child an advisor could name gets its
-            // exact matching now (one with none is dead). The distance advisor's gain is at
-            // most the drop of the lower bound, so children whose bound did not drop are out.
+            // Each advisor's candidates, keyed (score, bound, pushes, child) and taken smallest
+            // first. Keys start from the children's lower bounds and a candidate gets its exact
+            // matching when it comes first (one with none is dead and no candidate), then goes
+            // back under its exact key: the order is the one exact bounds give, with a handful
+            // of exact matchings instead of one per candidate. The distance advisor's score is
+            // the drop of the bound, so it is rescored too.
             dead_children.clear();
-            dead_children.resize(children.len(), 0);
-            for i in 0..children.len() {
-                let c = &children[i];
-                let candidate = c.cell[0] > parent_cell[0]
-                    || c.regions < parent_regions
-                    || opens(c)
-                    || (distance && parent_h.is_some_and(|p| i64::from(c.h) < p));
-                if !candidate || c.exact {
-                    continue;
-                }
-                let row = boxes.iter().position(|&b| b == c.m.from).unwrap_or(0);
-                let to = c.m.to as usize;
-                match hungarian.resolve_row(k, row, |b, g| moved_cost(a, table, &costs, k, row, to, b, g)) {
-                    Some(h) => {
-                        children[i].h = h.clamp(1, i64::from(u32::MAX)) as u32;
-                        children[i].exact = true;
-                    }
-                    None => {
-                        dead_children[i] = 2;
-                        search.stats.pruned_no_matching += 1;
-                    }
-                }
-            }
-            let mut pack: Vec<(i64, u32, u16, usize)> = Vec::new();
-            let mut conn: Vec<(i64, u32, u16, usize)> = Vec::new();
-            let mut dist: Vec<(i64, u32, u16, usize)> = Vec::new();
-            let mut open: Vec<(i64, u32, u16, usize)> = Vec::new();
+            dead_children.resize(children.len(), UNCHECKED);
+            let mut lists: [Vec<Reverse<Advice>>; 4] = Default::default();
             for (i, c) in children.iter().enumerate() {
-                if dead_children[i] == 2 {
-                    continue;
-                }
                 // Packing: progress along the plan.
                 let gain = i64::from(c.cell[0]) - i64::from(parent_cell[0]);
                 if gain > 0 {
-                    pack.push((-gain, c.h, c.m.pushes, i));
+                    lists[0].push(Reverse((-gain, c.h, c.m.pushes, i)));
                 }
                 // Connectivity: fewer player regions.
                 let gain = i64::from(parent_regions) - i64::from(c.regions);
                 if gain > 0 {
-                    conn.push((-gain, c.h, c.m.pushes, i));
+                    lists[1].push(Reverse((-gain, c.h, c.m.pushes, i)));
                 }
                 // Distance: the largest drop of the matching bound.
                 let gain = parent_h.map_or(0, |p| p - i64::from(c.h));
                 if distance && gain > 0 {
-                    dist.push((-gain, c.h, c.m.pushes, i));
+                    lists[2].push(Reverse((-gain, c.h, c.m.pushes, i)));
                 }
                 if opens(c) {
-                    open.push((0, c.h, c.m.pushes, i));
+                    lists[3].push(Reverse((0, c.h, c.m.pushes, i)));
                 }
             }
             let mut advised = [usize::MAX; 4];
-            for (slot, mut list) in [pack, conn, dist, open].into_iter().enumerate() {
-                list.sort_unstable();
-                for &(_, _, _, i) in list.iter().take(ADVISOR_TRIES) {
-                    if dead_children[i] == 0 {
+            for (slot, list) in lists.into_iter().enumerate() {
+                let mut heap = BinaryHeap::from(list);
+                let mut tries = 0;
+                while tries < ADVISOR_TRIES {
+                    let Some(Reverse((score, h, pushes, i))) = heap.pop() else { break };
+                    if dead_children[i] == NO_MATCHING {
+                        continue;
+                    }
+                    if !children[i].exact {
+                        let row = boxes.iter().position(|&b| b == children[i].m.from).unwrap_or(0);
+                        let to = children[i].m.to as usize;
+                        match hungarian.resolve_row(k, row, |b, g| moved_cost(a, table, &costs, k, row, to, b, g)) {
+                            Some(exact) => {
+                                children[i].h = exact.clamp(1, i64::from(u32::MAX)) as u32;
+                                children[i].exact = true;
+                            }
+                            None => {
+                                dead_children[i] = NO_MATCHING;
+                                search.stats.pruned_no_matching += 1;
+                                continue;
+                            }
+                        }
+                    }
+                    // Requeue under the exact key when this one was made from the lower bound.
+                    let exact = children[i].h;
+                    if h != exact {
+                        let score = if slot == 2 {
+                            let gain = parent_h.map_or(0, |p| p - i64::from(exact));
+                            if gain <= 0 {
+                                continue;
+                            }
+                            -gain
+                        } else {
+                            score
+                        };
+                        heap.push(Reverse((score, exact, pushes, i)));
+                        continue;
+                    }
+                    tries += 1;
+                    if dead_children[i] == UNCHECKED {
                         let m = children[i].m;
                         occupied[m.from as usize] = 0;
                         occupied[m.to as usize] = 1;
@@ -696,12 +720,12 @@ pub fn run(
                             child_corral_dead(a, &occupied, player, &mut child_reach, &mut corrals, &mut corral_check);
                         occupied[m.to as usize] = 0;
                         occupied[m.from as usize] = 1;
-                        dead_children[i] = if dead { 2 } else { 1 };
+                        dead_children[i] = if dead { CORRAL_DEAD } else { ALIVE };
                         if dead {
                             search.stats.pruned_corral += 1;
                         }
                     }
-                    if dead_children[i] == 1 {
+                    if dead_children[i] == ALIVE {
                         advised[slot] = i;
                         break;
                     }
@@ -712,7 +736,7 @@ pub fn run(
             }
 
             for (i, c) in children.iter().enumerate() {
-                if dead_children[i] == 2 {
+                if matches!(dead_children[i], CORRAL_DEAD | NO_MATCHING) {
                     continue;
                 }
                 let cost = if advised.contains(&i) { 0 } else { 1 };
