@@ -89,3 +89,19 @@ fn auto_keeps_the_astar_proof_and_falls_back_to_the_fast_engine() {
     assert!(fast_alone.stats.expanded <= 4_000);
     assert!(s.stats.expanded >= 40_000 + fast_alone.stats.expanded, "{:?}", s.stats);
 }
+
+#[test]
+fn goals_cut_off_by_boxes_frozen_on_goals_are_seen_dead_before_any_expansion() {
+    // The two boxes on the goals in the one-wide corridor can never move again, and the goals
+    // behind them are out of reach for the other two boxes, which the static distances (blind
+    // to boxes) cannot tell. With the frozen-goal tables the start has no matching at all;
+    // without them the engine has to try every move of the two loose boxes first.
+    let level = parse_levels("#########\n#..**   #\n#### $$ #\n   #   @#\n   ######\n").unwrap().remove(0);
+    let a = Analysis::new(&level);
+    let with = fast::solve(&level, &a, &fast_config(10_000));
+    let Err(SolveError::Unsolvable(stats)) = with else { panic!("{with:?}") };
+    assert_eq!(stats.expanded, 0);
+    let without = Config { frozen_goals: false, ..fast_config(10_000) };
+    let Err(SolveError::Unsolvable(stats)) = fast::solve(&level, &a, &without) else { panic!("unsolvable either way") };
+    assert!(stats.expanded > 0, "{stats:?}");
+}
