@@ -31,8 +31,8 @@ pub enum ModeArg {
     /// not proven optimal.
     Fast,
     /// The fast engine, then push-optimal A* to prove what it can in the time left (A* first
-    /// for an eighth when the fast engine's first tenth finds nothing); optimal only when the
-    /// A* part proved it.
+    /// for an eighth when the fast engine's first tenth finds nothing, then the fast engine and A*
+    /// again); optimal only when the A* part proved it.
     Auto,
 }
 

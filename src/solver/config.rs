@@ -23,7 +23,8 @@ pub enum Mode {
     Fast,
     /// The fast engine for a tenth of the limits; if it finds a solution, the pushes-mode A*
     /// tries to prove the fewest pushes with what is left, else A* for an eighth, then the
-    /// fast engine with the rest. Optimal only when the A* part proved it.
+    /// fast engine with the rest (and A* again on what it finds, with what is left). Optimal
+    /// only when the A* part proved it.
     Auto,
 }
 
