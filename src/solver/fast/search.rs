@@ -777,8 +777,8 @@ pub fn run(
                     }
                 }
             }
-            let bytes = search.bytes() as u64;
-            search.stats.peak_bytes = search.stats.peak_bytes.max(bytes);
+            let bytes = search.bytes() + frozen_tables.as_ref().map_or(0, FrozenTables::bytes);
+            search.stats.peak_bytes = search.stats.peak_bytes.max(bytes as u64);
         }
     }
 }
