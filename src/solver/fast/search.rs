@@ -256,9 +256,13 @@ fn stop_reason(config: &Config, started: Instant) -> Option<fn(Stats) -> SolveEr
     None
 }
 
-/// Runs the search. The level must have as many boxes as goals under the standard rule, with
-/// deadlock pruning sound (the caller checks).
-/// The packing plan of `level` (`None` when the limits or the cancel flag stopped it), under
+/// The error for a search that a stop check ended: cancelled or out of time, as the check now
+/// says (out of time when it no longer says either).
+fn stopped(config: &Config, started: Instant, stats: Stats) -> SolveError {
+    stop_reason(config, started).unwrap_or(SolveError::Timeout)(stats)
+}
+
+/// The packing plan of `level` (an error when the limits or the cancel flag stopped it), under
 /// `config`'s clock started at `started`.
 pub fn plan(level: &Level, a: &Analysis, config: &Config, started: Instant) -> Result<PackingPlan, SolveError> {
     let mut starts = vec![false; a.squares()];
@@ -266,13 +270,13 @@ pub fn plan(level: &Level, a: &Analysis, config: &Config, started: Instant) -> R
         starts[a.index_of(*b)] = true;
     }
     let stop = &mut || stop_reason(config, started).is_some();
-    PackingPlan::new(a, &starts, config.fast_parking, stop).ok_or_else(|| {
-        let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
-        stop(Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() })
-    })
+    PackingPlan::new(a, &starts, config.fast_parking, stop)
+        .ok_or_else(|| stopped(config, started, Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }))
 }
 
-/// With `distance` on, the distance advisor takes part (see [`super`]).
+/// Runs the search. The level must have as many boxes as goals under the standard rule, with
+/// deadlock pruning sound (the caller checks). With `distance` on, the distance advisor takes
+/// part (see [`super`]).
 pub fn run(
     level: &Level,
     a: &Analysis,
@@ -318,8 +322,7 @@ pub fn run(
         stop_reason(config, started).is_some()
     });
     let Ok(root) = root else {
-        let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
-        return Err(stop(search.finish_stats(started)));
+        return Err(stopped(config, started, search.finish_stats(started)));
     };
     let Some(h) = root else {
         return Err(SolveError::Unsolvable(search.finish_stats(started)));
@@ -419,8 +422,7 @@ pub fn run(
                             // Out of room for another table: the static distances still bound.
                             Err(NoTable::Full) => {}
                             Err(NoTable::Stopped) => {
-                                let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
-                                return Err(stop(search.finish_stats(started)));
+                                return Err(stopped(config, started, search.finish_stats(started)));
                             }
                         }
                     }
@@ -435,8 +437,7 @@ pub fn run(
                     .solve_within(k, k, |b, g| costs[b * k + g], &mut || stop_reason(config, started).is_some());
                 match exact {
                     Err(_) => {
-                        let stop = stop_reason(config, started).unwrap_or(SolveError::Timeout);
-                        return Err(stop(search.finish_stats(started)));
+                        return Err(stopped(config, started, search.finish_stats(started)));
                     }
                     Ok(None) => {
                         search.nodes[id as usize].expanded = true;
