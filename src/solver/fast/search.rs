@@ -202,16 +202,22 @@ fn child_corral_dead(
     }
 }
 
-fn pair_cost(a: &Analysis, boxes: &[u16], b: usize, g: usize) -> i64 {
-    square_cost(a, boxes[b] as usize, g)
-}
-
 /// The matching cost of a box on square `s` for goal `g`.
 fn square_cost(a: &Analysis, s: usize, g: usize) -> i64 {
     match a.dist(g, s) {
         NONE => FORBIDDEN,
         d => i64::from(d),
     }
+}
+
+/// Table `id` of `tables`, or `None` for the static distances (which need no copy).
+fn frozen_table(tables: &Option<FrozenTables>, id: TableId) -> Option<&[u16]> {
+    tables.as_ref().filter(|_| id != TableId::STATIC).map(|t| t.table(id))
+}
+
+/// Bytes the frozen-goal tables hold (none before the first is built).
+fn tables_bytes(tables: &Option<FrozenTables>) -> usize {
+    tables.as_ref().map_or(0, FrozenTables::bytes)
 }
 
 /// The matching cost of a box on square `s` for goal `g` over a frozen-goal distance table
@@ -318,7 +324,7 @@ pub fn run(
     if boxes.iter().all(|&b| (b as usize) < a.goals()) {
         return finish(level, a, &search, &mut macros, ROOT, started);
     }
-    let root = hungarian.solve_within(boxes.len(), a.goals(), |b, g| pair_cost(a, &boxes, b, g), &mut || {
+    let root = hungarian.solve_within(boxes.len(), a.goals(), |b, g| square_cost(a, boxes[b] as usize, g), &mut || {
         stop_reason(config, started).is_some()
     });
     let Ok(root) = root else {
@@ -427,8 +433,7 @@ pub fn run(
                         }
                     }
                 }
-                let table =
-                    frozen_tables.as_ref().filter(|_| parent_table != TableId::STATIC).map(|t| t.table(parent_table));
+                let table = frozen_table(&frozen_tables, parent_table);
                 costs.clear();
                 for &b in &boxes {
                     costs.extend((0..k).map(|g| table_cost(a, table, b as usize, g)));
@@ -453,9 +458,8 @@ pub fn run(
             }
             let Some((id, parent_h)) = picked else { continue };
             let k = boxes.len();
-            let table =
-                frozen_tables.as_ref().filter(|_| parent_table != TableId::STATIC).map(|t| t.table(parent_table));
-            let parent_h = Some(parent_h);
+            let table = frozen_table(&frozen_tables, parent_table);
+            let on_goals = boxes.iter().filter(|&&b| (b as usize) < a.goals()).count();
 
             // Limits, checked once per expansion (an expansion is a fraction of a millisecond).
             search.stats.expanded += 1;
@@ -578,7 +582,7 @@ pub fn run(
                     let expanded = existing.is_some_and(|e| search.nodes[e as usize].expanded);
                     let h = if expanded {
                         None
-                    } else if boxes.iter().all(|&b| b == m.from || (b as usize) < a.goals()) && to < a.goals() {
+                    } else if on_goals - usize::from(from < a.goals()) + usize::from(to < a.goals()) == k {
                         Some(0)
                     } else {
                         // A lower bound of the matching in O(boxes): exact for nearly every
@@ -664,7 +668,7 @@ pub fn run(
                     lists[1].push(Reverse((-gain, c.h, c.m.pushes, i)));
                 }
                 // Distance: the largest drop of the matching bound.
-                let gain = parent_h.map_or(0, |p| p - i64::from(c.h));
+                let gain = parent_h - i64::from(c.h);
                 if distance && gain > 0 {
                     lists[2].push(Reverse((-gain, c.h, c.m.pushes, i)));
                 }
@@ -700,7 +704,7 @@ pub fn run(
                     let exact = children[i].h;
                     if h != exact {
                         let score = if slot == 2 {
-                            let gain = parent_h.map_or(0, |p| p - i64::from(exact));
+                            let gain = parent_h - i64::from(exact);
                             if gain <= 0 {
                                 continue;
                             }
@@ -769,8 +773,7 @@ pub fn run(
                         if search.find(k, c.player, c.hash).is_some() {
                             continue;
                         }
-                        let tables = frozen_tables.as_ref().map_or(0, FrozenTables::bytes);
-                        if search.bytes() + tables + 64 * words > memory_limit {
+                        if search.bytes() + tables_bytes(&frozen_tables) + 64 * words > memory_limit {
                             return Err(SolveError::MemoryLimit(search.finish_stats(started)));
                         }
                         let kid = search.insert(k, child, c.hash);
@@ -778,7 +781,7 @@ pub fn run(
                     }
                 }
             }
-            let bytes = search.bytes() + frozen_tables.as_ref().map_or(0, FrozenTables::bytes);
+            let bytes = search.bytes() + tables_bytes(&frozen_tables);
             search.stats.peak_bytes = search.stats.peak_bytes.max(bytes as u64);
         }
     }
