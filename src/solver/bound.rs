@@ -12,7 +12,7 @@
 //! [`LowerBound::child`] do that.
 
 use super::config::Heuristic;
-use super::frozen::{FrozenTables, NoTable, TableId};
+use super::frozen::{FrozenTables, NoTable, TableId, frozen_goal_set};
 use super::hungarian::{FORBIDDEN, Hungarian, Stopped};
 use super::state::BoxAt;
 use super::successors::Successors;
@@ -107,12 +107,7 @@ impl LowerBound {
         if !self.frozen_goals {
             return Ok(TableId::STATIC);
         }
-        self.set.fill(0);
-        for b in boxes {
-            if a.is_goal(b.sq) && board.is_frozen(a, b.sq) {
-                self.set[b.sq.index() / 64] |= 1 << (b.sq.index() % 64);
-            }
-        }
+        frozen_goal_set(a, boxes.iter().map(|b| b.sq), |s| board.is_frozen(a, s), &mut self.set);
         self.tables.id(a, &self.set, room, stop)
     }
 

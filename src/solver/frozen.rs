@@ -160,6 +160,22 @@ impl FrozenTables {
     }
 }
 
+/// Writes to `set` (bit `s` for square `s`, every other bit cleared) the boxes of `boxes` that
+/// stand on a goal where `is_frozen` says they are frozen: the set [`FrozenTables::id`] takes.
+pub fn frozen_goal_set(
+    a: &Analysis,
+    boxes: impl IntoIterator<Item = Sq>,
+    mut is_frozen: impl FnMut(Sq) -> bool,
+    set: &mut [u64],
+) {
+    set.fill(0);
+    for b in boxes {
+        if a.is_goal(b) && is_frozen(b) {
+            set[b.index() / 64] |= 1 << (b.index() % 64);
+        }
+    }
+}
+
 /// Why [`FrozenTables::id`] gave no table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoTable {

@@ -25,7 +25,7 @@ use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{Dir, Level};
 use crate::solver::corral::Corrals;
 use crate::solver::expand::{Push, pushes_to_moves};
-use crate::solver::frozen::{FrozenTables, NoTable, TableId};
+use crate::solver::frozen::{FrozenTables, NoTable, TableId, frozen_goal_set};
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};
 use crate::solver::{Config, Solution, SolveError, Stats, cost_of};
 
@@ -403,17 +403,12 @@ pub fn run(
                 let k = boxes.len();
                 parent_table = TableId::STATIC;
                 if config.frozen_goals {
-                    frozen_set.fill(0);
                     for &b in &boxes {
                         occupied[b as usize] = 1;
                     }
-                    for &b in &boxes {
-                        if (b as usize) < a.goals()
-                            && crate::solver::deadlock::is_frozen(a, &occupied, Sq::new(b as usize), &mut path)
-                        {
-                            frozen_set[b as usize / 64] |= 1 << (b % 64);
-                        }
-                    }
+                    let squares = boxes.iter().map(|&b| Sq::new(b as usize));
+                    let is_frozen = |s| crate::solver::deadlock::is_frozen(a, &occupied, s, &mut path);
+                    frozen_goal_set(a, squares, is_frozen, &mut frozen_set);
                     for &b in &boxes {
                         occupied[b as usize] = 0;
                     }
