@@ -80,6 +80,10 @@ pub struct SearchArgs {
     /// Fast engine: no opener advisor (to measure its effect).
     #[arg(long)]
     pub no_opener: bool,
+    /// Fast engine: no exhaustive search proving states dead before they are expanded (to
+    /// measure its effect).
+    #[arg(long)]
+    pub no_dead_search: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long)]
@@ -158,6 +162,7 @@ impl SearchArgs {
             frozen_goals: !self.no_frozen_goals,
             fast_parking: !self.no_parking,
             fast_opener: !self.no_opener,
+            dead_search: !self.no_dead_search,
             moves_tiebreak: !self.no_moves_tiebreak,
         })
     }

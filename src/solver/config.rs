@@ -115,6 +115,9 @@ pub struct Config {
     /// The fast engine's opener advisor (moves a box off the way to the plan's next goal); on
     /// by default, off to measure it.
     pub fast_opener: bool,
+    /// The fast engine drops a state that a small exhaustive search proves dead (see
+    /// [`super::exhaust`]); on by default, off to measure it.
+    pub dead_search: bool,
 }
 
 impl Default for Config {
@@ -134,6 +137,7 @@ impl Default for Config {
             moves_tiebreak: true,
             fast_parking: true,
             fast_opener: true,
+            dead_search: true,
         }
     }
 }

@@ -35,6 +35,7 @@ pub mod budget;
 pub mod config;
 pub mod corral;
 pub mod deadlock;
+pub mod exhaust;
 pub mod expand;
 pub mod fast;
 pub mod frozen;

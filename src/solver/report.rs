@@ -17,7 +17,9 @@ pub struct Stats {
     pub pruned_dead_square: u64,
     /// Pushes that froze a box off its goal.
     pub pruned_freeze: u64,
-    /// States of the fast engine found to be corral deadlocks (see `fast::corral`).
+    /// States of the fast engine proven dead by a search of some of their boxes: corral
+    /// deadlocks (see `fast::corral`) and exhaustive searches or their learned patterns (see
+    /// [`super::exhaust`]).
     pub pruned_corral: u64,
     /// Pushes that closed a 2×2 block of boxes and walls off goals.
     pub pruned_2x2: u64,

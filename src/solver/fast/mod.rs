@@ -22,6 +22,11 @@
 //!   cut the floor, which becomes a step of the plan of its own (arrive there early).
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
 //!   number of player regions).
+//! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a state is expanded, the
+//!   boxes around the one just moved (up to six, linked through their 8-neighbourhoods) are
+//!   searched on their own, exhaustively within 200 positions; when they cannot all reach
+//!   goals, the state is dropped and the boxes become a pattern that every later child is
+//!   matched against. `--no-dead-search` turns it off.
 //! - **PI-corrals** ([`crate::solver::corral`]): when the player is fenced off from a corral
 //!   that some barrier box must enter, only the barrier boxes move (every solution pushes one
 //!   of them first, and that push can be made now), which keeps the search complete.

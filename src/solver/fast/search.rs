@@ -24,6 +24,7 @@ use super::way::Way;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{Dir, Level};
 use crate::solver::corral::Corrals;
+use crate::solver::exhaust::{Exhaust, Patterns};
 use crate::solver::expand::{Push, pushes_to_moves};
 use crate::solver::frozen::{FrozenTables, NoTable, TableId, frozen_goal_set};
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};
@@ -125,6 +126,49 @@ impl Search {
     fn enqueue(&mut self, cell: Cell, weight: u32, h: u32, id: u32) {
         self.cells.entry(cell).or_default().push(Reverse((weight, h, Reverse(id))));
         self.queued += 1;
+    }
+}
+
+/// Positions the exhaustive search that tries to prove a picked state dead may store. On
+/// XSokoban at 10,000 expansions per level, 20, 50 and 200 all solve 4 more levels than none
+/// (51 against 47); since failed searches are not repeated, 200 costs 13% more time than no
+/// search at all, 20 without that cache 44%.
+const DEAD_SEARCH_BUDGET: usize = 200;
+
+/// The most boxes (the one just moved and those around it) the exhaustive search looks at.
+const CLUSTER_BOXES: usize = 6;
+
+/// The boxes (`occupied`) connected to the one on `start` through boxes in each other's
+/// 8-neighbourhood, breadth first, at most `max` of them.
+fn cluster(a: &Analysis, occupied: &[u8], start: usize, max: usize, out: &mut Vec<Sq>) {
+    out.clear();
+    out.push(Sq::new(start));
+    let mut next = 0;
+    while next < out.len() && out.len() < max {
+        let s = out[next].index();
+        next += 1;
+        for d in Dir::ALL {
+            let n = a.nb(s, d);
+            // The square beside, and the diagonal one clockwise of it (reached around either
+            // corner, since walls are not squares).
+            let turn = Dir::ALL[(d as usize + 1) % 4];
+            let m = a.nb(s, turn);
+            let diagonal = if n != NONE && a.nb(n as usize, turn) != NONE {
+                a.nb(n as usize, turn)
+            } else if m != NONE {
+                a.nb(m as usize, d)
+            } else {
+                NONE
+            };
+            for t in [n, diagonal] {
+                if t != NONE && occupied[t as usize] != 0 && !out.iter().any(|q| q.index() == t as usize) {
+                    out.push(Sq::new(t as usize));
+                    if out.len() == max {
+                        return;
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -366,6 +410,10 @@ pub fn run(
     let mut frozen_tables: Option<FrozenTables> = None;
     let mut frozen_set = vec![0u64; a.goals().div_ceil(64).max(1)];
     let mut parent_table = TableId::STATIC;
+    let mut exhaust = Exhaust::new(a);
+    let mut patterns = Patterns::new(a);
+    let mut squares: Vec<Sq> = Vec::new();
+    let mut subset: Vec<Sq> = Vec::new();
     loop {
         round.clear();
         round.extend(search.cells.keys().copied());
@@ -452,6 +500,42 @@ pub fn run(
                 }
             }
             let Some((id, parent_h)) = picked else { continue };
+            // A state every push sequence from which soon ends in a deadlock is dropped before
+            // it costs an expansion (see `crate::solver::exhaust`).
+            if config.dead_search {
+                let node = search.nodes[id as usize];
+                squares.clear();
+                squares.extend(boxes.iter().map(|&b| Sq::new(b as usize)));
+                for &b in &boxes {
+                    occupied[b as usize] = 1;
+                }
+                let mut dead = patterns.matches(&occupied, &squares, node.player as usize);
+                if !dead && node.parent != ROOT {
+                    // The boxes around the one just moved, on their own.
+                    cluster(a, &occupied, node.to as usize, CLUSTER_BOXES, &mut subset);
+                    let all = subset.len() == boxes.len();
+                    let table = frozen_table(&frozen_tables, parent_table);
+                    let reaches =
+                        |s, g| if all { table_cost(a, table, s, g) } else { square_cost(a, s, g) } < FORBIDDEN;
+                    let stop = &mut || stop_reason(config, started).is_some();
+                    let player = Sq::new(node.player as usize);
+                    if exhaust.proves_dead(a, &subset, player, DEAD_SEARCH_BUDGET, reaches, stop) {
+                        patterns.add(&subset, exhaust.region());
+                        dead = true;
+                    }
+                }
+                for &b in &boxes {
+                    occupied[b as usize] = 0;
+                }
+                if dead {
+                    search.nodes[id as usize].expanded = true;
+                    search.stats.pruned_corral += 1;
+                    continue;
+                }
+                if stop_reason(config, started).is_some() {
+                    return Err(stopped(config, started, search.finish_stats(started)));
+                }
+            }
             let k = boxes.len();
             let table = frozen_table(&frozen_tables, parent_table);
             let on_goals = boxes.iter().filter(|&&b| (b as usize) < a.goals()).count();
@@ -576,6 +660,9 @@ pub fn run(
                     // matter before expansion), so it gets no matching and no advice.
                     let expanded = existing.is_some_and(|e| search.nodes[e as usize].expanded);
                     let h = if expanded {
+                        None
+                    } else if config.dead_search && patterns.matches_at(&occupied, regions.player as usize, to) {
+                        search.stats.pruned_corral += 1;
                         None
                     } else if on_goals - usize::from(from < a.goals()) + usize::from(to < a.goals()) == k {
                         Some(0)
@@ -768,7 +855,8 @@ pub fn run(
                         if search.find(k, c.player, c.hash).is_some() {
                             continue;
                         }
-                        if search.bytes() + tables_bytes(&frozen_tables) + 64 * words > memory_limit {
+                        let held = search.bytes() + tables_bytes(&frozen_tables) + exhaust.bytes() + patterns.bytes();
+                        if held + 64 * words > memory_limit {
                             return Err(SolveError::MemoryLimit(search.finish_stats(started)));
                         }
                         let kid = search.insert(k, child, c.hash);
@@ -776,7 +864,7 @@ pub fn run(
                     }
                 }
             }
-            let bytes = search.bytes() + tables_bytes(&frozen_tables);
+            let bytes = search.bytes() + tables_bytes(&frozen_tables) + exhaust.bytes() + patterns.bytes();
             search.stats.peak_bytes = search.stats.peak_bytes.max(bytes as u64);
         }
     }
