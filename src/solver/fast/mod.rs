@@ -112,7 +112,9 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     let limited = left.is_some() || config.node_limit.is_some();
     let first_config =
         Config { time_limit: left.map(|t| t / 2), node_limit: config.node_limit.map(|n| n / 2), ..config.clone() };
-    let first = search::run(level, a, &plan, if limited { &first_config } else { config }, false);
+    // Deadlock patterns learned by the first pass hold in the second.
+    let mut learned = search::Learned::new(a);
+    let first = search::run(level, a, &plan, if limited { &first_config } else { config }, false, &mut learned);
     let mut result = match first {
         Err(SolveError::Timeout(spent)) | Err(SolveError::NodeLimit(spent)) if limited => {
             let rest = Config {
@@ -120,7 +122,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
                 node_limit: config.node_limit.map(|n| n.saturating_sub(spent.expanded)),
                 ..config.clone()
             };
-            let mut second = search::run(level, a, &plan, &rest, true);
+            let mut second = search::run(level, a, &plan, &rest, true, &mut learned);
             match &mut second {
                 Ok(solution) => solution.stats.add(&spent),
                 Err(e) => e.stats_mut().add(&spent),
