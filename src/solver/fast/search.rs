@@ -140,6 +140,36 @@ impl Learned {
     pub fn new(a: &Analysis) -> Learned {
         Learned { exhaust: Exhaust::new(a), patterns: Patterns::new(a) }
     }
+
+    fn bytes(&self) -> usize {
+        self.exhaust.bytes() + self.patterns.bytes()
+    }
+}
+
+/// Whether the boxes around the one on `at.0` (`occupied` marks the position's `count` boxes;
+/// the player on `at.1`, any square of the region) are proven dead on their own, within the
+/// budget; a proven set becomes a pattern. With all the boxes in the set the matching reads
+/// `table` (boxes frozen on goals as walls), else the static distances: a subset is searched
+/// without the other boxes, frozen ones included.
+#[allow(clippy::too_many_arguments)]
+fn cluster_dead(
+    a: &Analysis,
+    occupied: &[u8],
+    at: (usize, usize),
+    count: usize,
+    table: Option<&[u16]>,
+    learned: &mut Learned,
+    subset: &mut Vec<Sq>,
+    stop: &mut impl FnMut() -> bool,
+) -> bool {
+    cluster(a, occupied, at.0, CLUSTER_BOXES, subset);
+    let all = subset.len() == count;
+    let reaches = |s, g| if all { table_cost(a, table, s, g) } else { square_cost(a, s, g) } < FORBIDDEN;
+    let dead = learned.exhaust.proves_dead(a, subset, Sq::new(at.1), DEAD_SEARCH_BUDGET, reaches, stop);
+    if dead {
+        learned.patterns.add(subset, learned.exhaust.region());
+    }
+    dead
 }
 
 /// Positions the exhaustive search that tries to prove a picked state dead may store. On
@@ -425,7 +455,6 @@ pub fn run(
     let mut frozen_tables: Option<FrozenTables> = None;
     let mut frozen_set = vec![0u64; a.goals().div_ceil(64).max(1)];
     let mut parent_table = TableId::STATIC;
-    let Learned { exhaust, patterns } = learned;
     let mut squares: Vec<Sq> = Vec::new();
     let mut subset: Vec<Sq> = Vec::new();
     loop {
@@ -523,20 +552,12 @@ pub fn run(
                 for &b in &boxes {
                     occupied[b as usize] = 1;
                 }
-                let mut dead = patterns.matches(&occupied, &squares, node.player as usize);
+                let mut dead = learned.patterns.matches(&occupied, &squares, node.player as usize);
                 if !dead && node.parent != ROOT {
-                    // The boxes around the one just moved, on their own.
-                    cluster(a, &occupied, node.to as usize, CLUSTER_BOXES, &mut subset);
-                    let all = subset.len() == boxes.len();
                     let table = frozen_table(&frozen_tables, parent_table);
-                    let reaches =
-                        |s, g| if all { table_cost(a, table, s, g) } else { square_cost(a, s, g) } < FORBIDDEN;
                     let stop = &mut || stop_reason(config, started).is_some();
-                    let player = Sq::new(node.player as usize);
-                    if exhaust.proves_dead(a, &subset, player, DEAD_SEARCH_BUDGET, reaches, stop) {
-                        patterns.add(&subset, exhaust.region());
-                        dead = true;
-                    }
+                    let at = (node.to as usize, node.player as usize);
+                    dead = cluster_dead(a, &occupied, at, boxes.len(), table, learned, &mut subset, stop);
                 }
                 for &b in &boxes {
                     occupied[b as usize] = 0;
@@ -675,7 +696,8 @@ pub fn run(
                     let expanded = existing.is_some_and(|e| search.nodes[e as usize].expanded);
                     let h = if expanded {
                         None
-                    } else if config.dead_search && patterns.matches_at(&occupied, regions.player as usize, to) {
+                    } else if config.dead_search && learned.patterns.matches_at(&occupied, regions.player as usize, to)
+                    {
                         search.stats.pruned_corral += 1;
                         None
                     } else if on_goals - usize::from(from < a.goals()) + usize::from(to < a.goals()) == k {
@@ -869,7 +891,7 @@ pub fn run(
                         if search.find(k, c.player, c.hash).is_some() {
                             continue;
                         }
-                        let held = search.bytes() + tables_bytes(&frozen_tables) + exhaust.bytes() + patterns.bytes();
+                        let held = search.bytes() + tables_bytes(&frozen_tables) + learned.bytes();
                         if held + 64 * words > memory_limit {
                             return Err(SolveError::MemoryLimit(search.finish_stats(started)));
                         }
@@ -878,7 +900,7 @@ pub fn run(
                     }
                 }
             }
-            let bytes = search.bytes() + tables_bytes(&frozen_tables) + exhaust.bytes() + patterns.bytes();
+            let bytes = search.bytes() + tables_bytes(&frozen_tables) + learned.bytes();
             search.stats.peak_bytes = search.stats.peak_bytes.max(bytes as u64);
         }
     }
