@@ -91,8 +91,8 @@ fn hash_at(keys: &[u64], players: &[Sq], words: usize, i: u32) -> u64 {
 }
 
 impl Exhaust {
-    /// Scratch for `a`'s level, which must follow the standard rule (as many boxes as goals,
-    /// each box on a goal) with deadlock pruning sound (`a.pruning()`).
+    /// Scratch for `a`'s level. Proofs need the deadlock rules to be sound for the level
+    /// (`a.pruning()`: every box must end on a goal); where they are not, nothing is proven.
     pub fn new(a: &Analysis) -> Exhaust {
         let rules = Rules {
             deadlocks: true,
