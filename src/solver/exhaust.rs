@@ -49,7 +49,6 @@ pub struct Exhaust {
     /// The player's region in the start of the last search, over the searched boxes only: one
     /// bit per square.
     region: Vec<u64>,
-    flood: Vec<u16>,
     /// Hashes of the searches that proved nothing (boxes and the player's region), so the same
     /// search is not run twice: a collision can only skip a search, never prove anything.
     failed: hashbrown::HashSet<u64>,
@@ -108,7 +107,6 @@ impl Exhaust {
             words: a.live().div_ceil(64).max(1),
             count: 0,
             region: vec![0; a.squares().div_ceil(64)],
-            flood: Vec::new(),
             failed: hashbrown::HashSet::new(),
             keys: Vec::new(),
             players: Vec::new(),
@@ -153,33 +151,33 @@ impl Exhaust {
             return false;
         }
         self.count = boxes.len();
-        self.fill_region(a, boxes, player);
+        self.boxes.clear();
+        self.boxes.extend(boxes.iter().map(|&sq| BoxAt { sq, class: 0 }));
+        let successors = if boxes.len() == goals { &mut self.all } else { &mut self.some };
+        successors.load(&self.boxes);
+        let root_player = successors.normalized(a, player);
+        successors.region_bits(&mut self.region);
         // The search depends on the boxes and the player's region only (and the budget).
-        let lowest = self
-            .region
-            .iter()
-            .enumerate()
-            .find(|(_, w)| **w != 0)
-            .map_or(0, |(i, w)| i * 64 + w.trailing_zeros() as usize);
-        let search_key = boxes
-            .iter()
-            .fold(mix(lowest as u64 ^ (budget as u64) << 32), |h, b| h.wrapping_add(mix(b.index() as u64 + 1)));
+        let search_key = boxes.iter().fold(mix(root_player.index() as u64 ^ (budget as u64) << 32), |h, b| {
+            h.wrapping_add(mix(b.index() as u64 + 1))
+        });
         if self.failed.contains(&search_key) {
             return false;
         }
-        let dead = self.search(a, boxes, player, budget, reaches, stop);
+        let dead = self.search(a, boxes, root_player, budget, reaches, stop);
         if !dead && !stop() {
             self.failed.insert(search_key);
         }
         dead
     }
 
-    /// The search of [`Exhaust::proves_dead`], once its shortcuts are taken.
+    /// The search of [`Exhaust::proves_dead`], once its shortcuts are taken: `boxes` are loaded
+    /// in `self.boxes` and the player's region (lowest square `root_player`) is flooded.
     fn search(
         &mut self,
         a: &Analysis,
         boxes: &[Sq],
-        player: Sq,
+        root_player: Sq,
         budget: usize,
         reaches: impl Fn(usize, usize) -> bool,
         stop: &mut impl FnMut() -> bool,
@@ -208,11 +206,6 @@ impl Exhaust {
             }
         }
         self.matched.extend_from_slice(&self.child_matched);
-        self.boxes.clear();
-        self.boxes.extend(boxes.iter().map(|&sq| BoxAt { sq, class: 0 }));
-        let successors = if boxes.len() == goals { &mut self.all } else { &mut self.some };
-        successors.load(&self.boxes);
-        let root_player = successors.normalized(a, player);
         self.players.push(root_player);
         let h = hash_of(&self.keys[..words], root_player);
         let (keys, players) = (&self.keys, &self.players);
@@ -289,28 +282,6 @@ impl Exhaust {
     /// the board: one bit per square (`region[s / 64] >> (s % 64) & 1`).
     pub fn region(&self) -> &[u64] {
         &self.region
-    }
-
-    /// Floods `region` from `player` around `boxes`.
-    fn fill_region(&mut self, a: &Analysis, boxes: &[Sq], player: Sq) {
-        self.region.fill(0);
-        let blocked = |s: usize| boxes.iter().any(|b| b.index() == s);
-        if blocked(player.index()) {
-            return;
-        }
-        self.flood.clear();
-        self.flood.push(player.index() as u16);
-        self.region[player.index() / 64] |= 1 << (player.index() % 64);
-        while let Some(s) = self.flood.pop() {
-            for d in crate::level::Dir::ALL {
-                let Some(t) = a.neighbor(Sq::new(s as usize), d) else { continue };
-                let t = t.index();
-                if self.region[t / 64] >> (t % 64) & 1 == 0 && !blocked(t) {
-                    self.region[t / 64] |= 1 << (t % 64);
-                    self.flood.push(t as u16);
-                }
-            }
-        }
     }
 
     /// Decodes position `at`'s boxes into `self.boxes`.

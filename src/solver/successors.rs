@@ -123,6 +123,15 @@ impl Successors {
         self.region.flood(a, &self.occupied, player, false)
     }
 
+    /// Writes the player's region of the last [`Successors::normalized`] or expansion to
+    /// `bits`, one bit per square (`bits[s / 64] >> (s % 64) & 1`).
+    pub fn region_bits(&self, bits: &mut [u64]) {
+        bits.fill(0);
+        for s in &self.region.queue {
+            bits[s.index() / 64] |= 1 << (s.index() % 64);
+        }
+    }
+
     /// Loads `boxes` with the player on `player` and writes every push that survives the rules
     /// to `out`, counting pruned pushes in `stats`.
     pub fn expand(&mut self, a: &Analysis, boxes: &[BoxAt], player: Sq, out: &mut Vec<Push>, stats: &mut Stats) {
