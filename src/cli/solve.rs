@@ -80,6 +80,9 @@ pub struct SearchArgs {
     /// Fast engine: no opener advisor (to measure its effect).
     #[arg(long)]
     pub no_opener: bool,
+    /// Fast engine: no hotspot advisor (to measure its effect).
+    #[arg(long)]
+    pub no_hotspots: bool,
     /// Fast engine: no exhaustive search proving states dead before they are expanded (to
     /// measure its effect).
     #[arg(long)]
@@ -162,6 +165,7 @@ impl SearchArgs {
             frozen_goals: !self.no_frozen_goals,
             fast_parking: !self.no_parking,
             fast_opener: !self.no_opener,
+            fast_hotspots: !self.no_hotspots,
             dead_search: !self.no_dead_search,
             moves_tiebreak: !self.no_moves_tiebreak,
         })

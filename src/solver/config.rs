@@ -115,6 +115,9 @@ pub struct Config {
     /// The fast engine's opener advisor (moves a box off the way to the plan's next goal); on
     /// by default, off to measure it.
     pub fast_opener: bool,
+    /// The fast engine's hotspot advisor (the move that frees the most boxes standing in other
+    /// boxes' way, see [`super::fast`]); on by default, off to measure it.
+    pub fast_hotspots: bool,
     /// The fast engine drops a state that a small exhaustive search proves dead (see
     /// [`super::exhaust`]); on by default, off to measure it.
     pub dead_search: bool,
@@ -137,6 +140,7 @@ impl Default for Config {
             moves_tiebreak: true,
             fast_parking: true,
             fast_opener: true,
+            fast_hotspots: true,
             dead_search: true,
         }
     }

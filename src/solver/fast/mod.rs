@@ -30,19 +30,29 @@
 //! - **PI-corrals** ([`crate::solver::corral`]): when the player is fenced off from a corral
 //!   that some barrier box must enter, only the barrier boxes move (every solution pushes one
 //!   of them first, and that push can be made now), which keeps the search complete.
+//! - **Hotspots** (`hotspots.rs`): worked out once per level, a square is a hotspot for another
+//!   when a box on it leaves a box on the other fewer reachable goals (FESS's hotspots, with the
+//!   player's way round ignored). A box is a hotspot in a state when it is one for some box
+//!   not on a goal yet.
 //! - **Search** (`search.rs`): the loop cycles over the non-empty cells and expands the cheapest
-//!   state of each. Advisors (packing, connectivity, the opener of `way.rs`, which moves a box
-//!   off the cheapest way to the plan's next goal, and in the second pass distance) each mark
-//!   at most one child of an expanded state; advised moves cost 0, the others 1. Within a
-//!   cell, ties on weight go to the smaller matching bound, then to the newer state. Children
-//!   that are states expanded already get no matching and no advice.
-//! - **Two passes** ([`solve_from`]): the search runs without the distance advisor (the
-//!   largest drop of the matching bound) for half the limits, then afresh with it for the
-//!   rest. Greedy distance advice fills goals out of the plan's order, which costs dearly in
-//!   levels with goal rooms (XSokoban at 10,000 expansions: 49 solved without it, 39 with it)
-//!   but helps in levels without them (Sasquatch 11 against 13, Microban II 115 against 120);
-//!   the two passes keep most of both (43, 12 at 10,000; 56 against 57 on XSokoban at
-//!   40,000).
+//!   state of each. Advisors each name at most one child of an expanded state: packing
+//!   (progress along the plan), connectivity (fewer player regions), the opener of `way.rs`
+//!   (moves a box off the cheapest way to the plan's next goal), hotspots (the move that leaves
+//!   the fewest hotspots) and distance (the largest drop of the matching bound). A move's cost
+//!   is its advisor's weight, the least when several name it, and a state's weight is the sum
+//!   along its line. Within a cell, ties on weight go to the smaller matching bound, then to
+//!   the newer state. Children that are states expanded already get no matching and no advice.
+//! - **Two passes** ([`solve_from`]), each with half the limits (the second gets what the first
+//!   left), sharing the plan and what the first learned:
+//!   1. packing, connectivity and the opener cost 0, hotspots 1, distance 2, any other move 3;
+//!   2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1.
+//!
+//!   Greedy distance advice fills goals out of the plan's order, which costs dearly in levels
+//!   with goal rooms but helps in levels without them; at a weight between the advisors' and
+//!   the rest it keeps most of both, and the second pass gives it full strength for the levels
+//!   that need it. Measured at 10 s per level (BENCHMARKS.md, round six): XSokoban 61 → 65
+//!   and Sasquatch 24 → 26 against round five's passes (without distance, then with it at 0).
+//!   `--no-hotspots` leaves the hotspot advisor out of the first pass.
 //!
 //! Invariants: the transposition table stores full keys (box bitset over the live squares plus
 //! the normalised player square), never just a hash. Nodes keep parent links and the macro
@@ -56,15 +66,18 @@
 
 mod corral;
 mod features;
+mod hotspots;
 mod macros;
 mod packing;
 mod raw;
 mod search;
 mod way;
 
-use super::{Config, Mode, Solution, SolveError, astar};
+use super::{Config, Mode, Solution, SolveError, Stats, astar};
 use crate::analysis::Analysis;
 use crate::level::{Level, SolvedRule};
+use hotspots::Hotspots;
+use search::Weights;
 use std::time::Instant;
 
 /// Solves `level` with the fast engine under the limits of `config` (time, memory, nodes:
@@ -105,31 +118,39 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
             return Err(e);
         }
     };
-    let before = started.elapsed();
-    let left = config.time_limit.map(|t| t.saturating_sub(before));
-    // Two passes: without the distance advisor for half the limits, then with it for the rest
-    // (see the module docs). Without any limit the first pass is the whole search.
-    let limited = left.is_some() || config.node_limit.is_some();
-    let first_config =
-        Config { time_limit: left.map(|t| t / 2), node_limit: config.node_limit.map(|n| n / 2), ..config.clone() };
-    // Deadlock patterns learned by the first pass hold in the second.
+    let stop = &mut || search::stop_reason(config, started).is_some();
+    let Some(hot) = Hotspots::new(a, stop) else {
+        let stats = Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() };
+        return Err(search::stop_reason(config, started).unwrap_or(SolveError::Timeout)(stats));
+    };
+    let passes = passes(config);
+    // Each pass gets an equal share of what is left of the limits; without any limit the
+    // first pass is the whole search.
+    let limited = config.time_limit.is_some() || config.node_limit.is_some();
+    // Deadlock patterns learned by one pass hold in the next.
     let mut learned = search::Learned::new(a);
-    let first = search::run(level, a, &plan, if limited { &first_config } else { config }, false, &mut learned);
-    let mut result = match first {
-        Err(SolveError::Timeout(spent)) | Err(SolveError::NodeLimit(spent)) if limited => {
-            let rest = Config {
-                time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
-                node_limit: config.node_limit.map(|n| n.saturating_sub(spent.expanded)),
-                ..config.clone()
-            };
-            let mut second = search::run(level, a, &plan, &rest, true, &mut learned);
-            match &mut second {
-                Ok(solution) => solution.stats.add(&spent),
-                Err(e) => e.stats_mut().add(&spent),
-            }
-            second
+    let mut spent = Stats::default();
+    let mut pass = 0;
+    let mut result = loop {
+        let shares = (passes.len() - pass) as u32;
+        let pass_config = Config {
+            time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed()) / shares),
+            node_limit: config.node_limit.map(|n| n.saturating_sub(spent.expanded) / u64::from(shares)),
+            ..config.clone()
+        };
+        let run_config = if limited { &pass_config } else { config };
+        let mut r = search::run(level, a, &plan, &hot, run_config, passes[pass], &mut learned);
+        match &mut r {
+            Ok(solution) => solution.stats.add(&spent),
+            Err(e) => e.stats_mut().add(&spent),
         }
-        other => other,
+        pass += 1;
+        match r {
+            Err(SolveError::Timeout(stats) | SolveError::NodeLimit(stats)) if limited && pass < passes.len() => {
+                spent = stats;
+            }
+            r => break r,
+        }
     };
     let seconds = started.elapsed().as_secs_f64();
     match &mut result {
@@ -137,4 +158,12 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
         Err(e) => e.stats_mut().seconds = seconds,
     }
     result
+}
+
+/// The passes' weights (see the module docs): the first with the hotspot advisor (unless
+/// `config` turns it off) and a mild distance advisor, the second with a full-strength
+/// distance advisor and no hotspots.
+fn passes(config: &Config) -> [Weights; 2] {
+    let hotspots = config.fast_hotspots.then_some(1);
+    [Weights { hotspots, distance: Some(2), other: 3 }, Weights { hotspots: None, distance: Some(0), other: 1 }]
 }

@@ -6,7 +6,7 @@
 //! a heap of its unexpanded states ordered by accumulated weight, then the matching bound, then
 //! age. The loop visits the non-empty cells in key order, round after round, and expands the
 //! cheapest state of each. Expanding a state generates all its macro moves; the advisors each
-//! pick at most one of them, which costs 0, the others cost 1.
+//! pick at most one of them, and a move costs its advisor's weight ([`Weights`]).
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -17,6 +17,7 @@ use hashbrown::HashTable;
 
 use super::corral::CorralCheck;
 use super::features::{Cell, Features};
+use super::hotspots::Hotspots;
 use super::macros::{MacroMove, Macros};
 use super::packing::PackingPlan;
 use super::raw::{NONE, RawIndex};
@@ -55,6 +56,8 @@ struct Child {
     exact: bool,
     cell: Cell,
     regions: u16,
+    /// Boxes that are hotspots (see `super::hotspots`).
+    hotspots: u32,
     /// Existing node with the same key, if any.
     existing: Option<u32>,
 }
@@ -339,7 +342,7 @@ fn moved_cost(
 /// Why the search must stop now, if it must: the cancel flag or the time limit. Checked once
 /// per expansion and inside the long parts of one (the plan, each box's macro moves, each
 /// child), so a level with hundreds of boxes stops near its limit too.
-fn stop_reason(config: &Config, started: Instant) -> Option<fn(Stats) -> SolveError> {
+pub fn stop_reason(config: &Config, started: Instant) -> Option<fn(Stats) -> SolveError> {
     if config.cancel.as_ref().is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
         return Some(SolveError::Cancelled);
     }
@@ -367,16 +370,39 @@ pub fn plan(level: &Level, a: &Analysis, config: &Config, started: Instant) -> R
         .ok_or_else(|| stopped(config, started, Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }))
 }
 
+/// What a pass's moves cost (see [`super`]): a move named by the packing, connectivity or
+/// opener advisor costs 0, one named by an optional advisor that advisor's weight, one that no
+/// advisor names `other`; a move named by several costs the least of their weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Weights {
+    /// The hotspot advisor's move (see [`super::hotspots`]), `None` when it takes no part.
+    pub hotspots: Option<u32>,
+    /// The distance advisor's move (the largest drop of the matching bound), `None` when it
+    /// takes no part.
+    pub distance: Option<u32>,
+    /// A move no advisor names.
+    pub other: u32,
+}
+
+/// The advisors' slots, in the order they choose.
+const PACKING: usize = 0;
+const CONNECTIVITY: usize = 1;
+const DISTANCE: usize = 2;
+const OPENER: usize = 3;
+const HOTSPOTS: usize = 4;
+const ADVISORS: usize = 5;
+
 /// Runs the search. The level must have as many boxes as goals under the standard rule, with
-/// deadlock pruning sound (the caller checks). With `distance` on, the distance advisor takes
-/// part (see [`super`]). `learned` carries deadlock patterns from an earlier search of the same
+/// deadlock pruning sound (the caller checks). `weights` says which optional advisors take part
+/// and what each kind of move costs. `learned` carries deadlock patterns from an earlier search of the same
 /// level and takes this one's.
 pub fn run(
     level: &Level,
     a: &Analysis,
     plan: &PackingPlan,
+    hot: &Hotspots,
     config: &Config,
-    distance: bool,
+    weights: Weights,
     learned: &mut Learned,
 ) -> Result<Solution, SolveError> {
     let started = Instant::now();
@@ -457,6 +483,11 @@ pub fn run(
     let mut parent_table = TableId::STATIC;
     let mut squares: Vec<Sq> = Vec::new();
     let mut subset: Vec<Sq> = Vec::new();
+    // How many boxes not on goals each box of the picked state is a hotspot for.
+    let mut hot_counts: Vec<u32> = Vec::new();
+    let mut slot_weights = [Some(0); ADVISORS];
+    slot_weights[DISTANCE] = weights.distance;
+    slot_weights[HOTSPOTS] = weights.hotspots;
     loop {
         round.clear();
         round.extend(search.cells.keys().copied());
@@ -658,6 +689,10 @@ pub fn run(
 
             children.clear();
             child_keys.clear();
+            let parent_hot = match weights.hotspots {
+                Some(_) => hot.count(&boxes, a.goals(), &mut hot_counts),
+                None => 0,
+            };
             for &m in &moves {
                 if let Some(stop) = stop_reason(config, started) {
                     return Err(stop(search.finish_stats(started)));
@@ -738,6 +773,13 @@ pub fn run(
                             return finish(level, a, &search, &mut macros, goal, started);
                         }
                         let cell = features.cell(plan, &occupied, regions.count);
+                        let hotspots = match weights.hotspots {
+                            Some(_) => {
+                                let row = boxes.iter().position(|&b| b == m.from).unwrap_or(0);
+                                hot.moved(&boxes, a.goals(), &hot_counts, row, to)
+                            }
+                            None => 0,
+                        };
                         child_keys.extend_from_slice(&child_key);
                         children.push(Child {
                             m,
@@ -747,6 +789,7 @@ pub fn run(
                             exact: false,
                             cell,
                             regions: regions.count,
+                            hotspots,
                             existing,
                         });
                     }
@@ -754,7 +797,7 @@ pub fn run(
                 occupied[to] = 0;
                 occupied[from] = 1;
             }
-            // Advisors: each names at most one child, which then costs nothing. Scores are
+            // Advisors: each names at most one child, which then costs the advisor's weight. Scores are
             // minimised; ties go to the lower bound, then fewer pushes, then generation order.
             // An advised child is first checked for a corral deadlock; a dead one is dropped and
             // the advisor's next choice is tried.
@@ -773,28 +816,33 @@ pub fn run(
             // the drop of the bound, so it is rescored too.
             dead_children.clear();
             dead_children.resize(children.len(), UNCHECKED);
-            let mut lists: [Vec<Reverse<Advice>>; 4] = Default::default();
+            let mut lists: [Vec<Reverse<Advice>>; ADVISORS] = Default::default();
             for (i, c) in children.iter().enumerate() {
                 // Packing: progress along the plan.
                 let gain = i64::from(c.cell[0]) - i64::from(parent_cell[0]);
                 if gain > 0 {
-                    lists[0].push(Reverse((-gain, c.h, c.m.pushes, i)));
+                    lists[PACKING].push(Reverse((-gain, c.h, c.m.pushes, i)));
                 }
                 // Connectivity: fewer player regions.
                 let gain = i64::from(parent_regions) - i64::from(c.regions);
                 if gain > 0 {
-                    lists[1].push(Reverse((-gain, c.h, c.m.pushes, i)));
+                    lists[CONNECTIVITY].push(Reverse((-gain, c.h, c.m.pushes, i)));
                 }
                 // Distance: the largest drop of the matching bound.
                 let gain = parent_h - i64::from(c.h);
-                if distance && gain > 0 {
-                    lists[2].push(Reverse((-gain, c.h, c.m.pushes, i)));
+                if weights.distance.is_some() && gain > 0 {
+                    lists[DISTANCE].push(Reverse((-gain, c.h, c.m.pushes, i)));
                 }
                 if opens(c) {
-                    lists[3].push(Reverse((0, c.h, c.m.pushes, i)));
+                    lists[OPENER].push(Reverse((0, c.h, c.m.pushes, i)));
+                }
+                // Hotspots: fewer boxes in other boxes' way.
+                let gain = i64::from(parent_hot) - i64::from(c.hotspots);
+                if weights.hotspots.is_some() && gain > 0 {
+                    lists[HOTSPOTS].push(Reverse((-gain, c.h, c.m.pushes, i)));
                 }
             }
-            let mut advised = [usize::MAX; 4];
+            let mut advised = [usize::MAX; ADVISORS];
             for (slot, list) in lists.into_iter().enumerate() {
                 let mut heap = BinaryHeap::from(list);
                 let mut tries = 0;
@@ -821,7 +869,7 @@ pub fn run(
                     // Requeue under the exact key when this one was made from the lower bound.
                     let exact = children[i].h;
                     if h != exact {
-                        let score = if slot == 2 {
+                        let score = if slot == DISTANCE {
                             let gain = parent_h - i64::from(exact);
                             if gain <= 0 {
                                 continue;
@@ -862,7 +910,12 @@ pub fn run(
                 if matches!(dead_children[i], CORRAL_DEAD | NO_MATCHING) {
                     continue;
                 }
-                let cost = if advised.contains(&i) { 0 } else { 1 };
+                let cost = advised
+                    .iter()
+                    .zip(slot_weights)
+                    .filter_map(|(&named, w)| w.filter(|_| named == i))
+                    .min()
+                    .unwrap_or(weights.other);
                 let weight = node.weight + cost;
                 match c.existing {
                     Some(old) => {
@@ -891,7 +944,7 @@ pub fn run(
                         if search.find(k, c.player, c.hash).is_some() {
                             continue;
                         }
-                        let held = search.bytes() + tables_bytes(&frozen_tables) + learned.bytes();
+                        let held = search.bytes() + tables_bytes(&frozen_tables) + learned.bytes() + hot.bytes();
                         if held + 64 * words > memory_limit {
                             return Err(SolveError::MemoryLimit(search.finish_stats(started)));
                         }
@@ -900,7 +953,7 @@ pub fn run(
                     }
                 }
             }
-            let bytes = search.bytes() + tables_bytes(&frozen_tables) + learned.bytes();
+            let bytes = search.bytes() + tables_bytes(&frozen_tables) + learned.bytes() + hot.bytes();
             search.stats.peak_bytes = search.stats.peak_bytes.max(bytes as u64);
         }
     }
