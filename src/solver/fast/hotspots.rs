@@ -27,11 +27,16 @@ pub struct Hotspots {
 }
 
 impl Hotspots {
+    /// An empty table: no square is a hotspot for any other.
+    pub fn empty(a: &Analysis) -> Hotspots {
+        Hotspots { live: a.live(), bits: Vec::new() }
+    }
+
     /// Builds the table; `None` when `stop` asked to stop first. A level with more than
     /// [`MAX_LIVE`] live squares gets an empty table.
     pub fn new(a: &Analysis, stop: &mut dyn FnMut() -> bool) -> Option<Hotspots> {
         let live = a.live();
-        let mut hot = Hotspots { live, bits: Vec::new() };
+        let mut hot = Hotspots::empty(a);
         if live > MAX_LIVE {
             return Some(hot);
         }
@@ -44,7 +49,8 @@ impl Hotspots {
             }
             let base = reach.goals(a, x, NONE as usize);
             used.clear();
-            used.extend((0..a.squares()).filter(|&s| reach.used[s] && s != x && s < live));
+            // Boxes stand on live squares only.
+            used.extend((0..live).filter(|&s| reach.used[s] && s != x));
             for &y in &used {
                 if reach.goals(a, x, y) != base {
                     let bit = x * live + y;

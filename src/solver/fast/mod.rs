@@ -118,12 +118,18 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
             return Err(e);
         }
     };
-    let stop = &mut || search::stop_reason(config, started).is_some();
-    let Some(hot) = Hotspots::new(a, stop) else {
-        let stats = Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() };
-        return Err(search::stop_reason(config, started).unwrap_or(SolveError::Timeout)(stats));
-    };
     let passes = passes(config);
+    // The hotspot table is built only when some pass asks the advisor.
+    let hot = if passes.iter().any(|w| w.hotspots.is_some()) {
+        let stop = &mut || search::stop_reason(config, started).is_some();
+        let Some(hot) = Hotspots::new(a, stop) else {
+            let stats = Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() };
+            return Err(search::stop_reason(config, started).unwrap_or(SolveError::Timeout)(stats));
+        };
+        hot
+    } else {
+        Hotspots::empty(a)
+    };
     // Each pass gets an equal share of what is left of the limits; without any limit the
     // first pass is the whole search.
     let limited = config.time_limit.is_some() || config.node_limit.is_some();

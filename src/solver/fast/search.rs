@@ -49,6 +49,8 @@ struct Node {
 /// A child found while expanding, before the advisors choose.
 struct Child {
     m: MacroMove,
+    /// The moved box's row in the parent's `boxes`.
+    row: usize,
     player: u16,
     hash: u32,
     /// The matching bound: a lower bound until `exact`.
@@ -394,8 +396,9 @@ const ADVISORS: usize = 5;
 
 /// Runs the search. The level must have as many boxes as goals under the standard rule, with
 /// deadlock pruning sound (the caller checks). `weights` says which optional advisors take part
-/// and what each kind of move costs. `learned` carries deadlock patterns from an earlier search of the same
-/// level and takes this one's.
+/// and what each kind of move costs; `hot` is the level's hotspot table (empty when no pass
+/// uses it). `learned` carries deadlock patterns from an earlier search of the same level and
+/// takes this one's.
 pub fn run(
     level: &Level,
     a: &Analysis,
@@ -710,6 +713,7 @@ pub fn run(
                     false
                 };
                 if !dead {
+                    let row = boxes.iter().position(|&b| b == m.from).unwrap_or(0);
                     let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
                     let regions = features.child_regions(a, &occupied, parent_regions, m, player_square);
                     #[cfg(debug_assertions)]
@@ -742,7 +746,6 @@ pub fn run(
                         // child, and made exact when the child is picked or advised. Most
                         // children are never picked, and the exact re-solve was over half
                         // of the search's time on levels with many boxes.
-                        let row = boxes.iter().position(|&b| b == m.from).unwrap_or(0);
                         let bound = hungarian.row_bound(k, row, |b, g| moved_cost(a, table, &costs, k, row, to, b, g));
                         match bound {
                             Some(bound) if bound < FORBIDDEN => Some(bound.clamp(1, i64::from(u32::MAX))),
@@ -774,15 +777,13 @@ pub fn run(
                         }
                         let cell = features.cell(plan, &occupied, regions.count);
                         let hotspots = match weights.hotspots {
-                            Some(_) => {
-                                let row = boxes.iter().position(|&b| b == m.from).unwrap_or(0);
-                                hot.moved(&boxes, a.goals(), &hot_counts, row, to)
-                            }
+                            Some(_) => hot.moved(&boxes, a.goals(), &hot_counts, row, to),
                             None => 0,
                         };
                         child_keys.extend_from_slice(&child_key);
                         children.push(Child {
                             m,
+                            row,
                             player: regions.player,
                             hash,
                             h: h as u32,
@@ -797,8 +798,8 @@ pub fn run(
                 occupied[to] = 0;
                 occupied[from] = 1;
             }
-            // Advisors: each names at most one child, which then costs the advisor's weight. Scores are
-            // minimised; ties go to the lower bound, then fewer pushes, then generation order.
+            // Advisors: each names at most one child, which then costs the advisor's weight.
+            // Scores are minimised; ties go to the lower bound, then fewer pushes, then generation order.
             // An advised child is first checked for a corral deadlock; a dead one is dropped and
             // the advisor's next choice is tried.
             // Opener: when boxes stand on the cheapest way to the plan's next goal, move one
@@ -852,7 +853,7 @@ pub fn run(
                         continue;
                     }
                     if !children[i].exact {
-                        let row = boxes.iter().position(|&b| b == children[i].m.from).unwrap_or(0);
+                        let row = children[i].row;
                         let to = children[i].m.to as usize;
                         match hungarian.resolve_row(k, row, |b, g| moved_cost(a, table, &costs, k, row, to, b, g)) {
                             Some(exact) => {
