@@ -72,22 +72,22 @@ fn auto_keeps_the_astar_proof_and_falls_back_to_the_fast_engine() {
     let micro = &collection("microban.xsb")[0];
     let auto = Config { mode: Mode::Auto, node_limit: Some(40_000), ..Config::default() };
     let s = solve(micro, &auto).expect("solved");
-    assert!(
-        matches!(s.optimal, Some(Optimality::Pushes | Optimality::PushesMoves)),
-        "the fast engine finds Microban 1 and A* proves it with the rest"
-    );
+    // A* proves Microban 1 within its first tenth, then the fewest moves with the rest.
+    assert_eq!(s.optimal, Some(Optimality::PushesMoves));
     let pushes = solve(micro, &Config::default()).unwrap().pushes;
     assert_eq!(s.pushes, pushes);
-    // The fast engine's first look (a tenth: 4 000 states) solves XSokoban 3; A* cannot prove
-    // it within the 40 000 states left, so the fast engine's solution is the answer.
+    // A* cannot prove XSokoban 3 within its first tenth (4 000 states), the fast engine then
+    // solves it, and A* cannot prove that within the 40 000 states of its second try either, so
+    // the fast engine's solution is the answer.
     let level = &collection("xsokoban90.xsb")[2];
     let s = solve(level, &auto).expect("solved by the fast engine");
     assert_eq!(s.optimal, None);
     assert!(verify(level, &s.lurd).is_valid_solution());
-    // The nodes reported count A*'s attempt (its whole node limit) besides the fast engine's.
-    let fast_alone = solve(level, &fast_config(4_000)).expect("solved by the fast engine");
-    assert!(fast_alone.stats.expanded <= 4_000);
-    assert!(s.stats.expanded >= 40_000 + fast_alone.stats.expanded, "{:?}", s.stats);
+    // The nodes reported count both A* attempts (their whole node limits) besides the fast
+    // engine's (deterministic for a node limit, so a run alone does the same work).
+    let fast_alone = solve(level, &fast_config(40_000)).expect("solved by the fast engine");
+    assert_eq!(fast_alone.lurd, s.lurd);
+    assert!(s.stats.expanded >= 4_000 + 40_000 + fast_alone.stats.expanded, "{:?}", s.stats);
 }
 
 #[test]

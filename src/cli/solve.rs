@@ -30,9 +30,8 @@ pub enum ModeArg {
     /// The fast engine: feature-space search over macro moves; finds hard levels' solutions,
     /// not proven optimal.
     Fast,
-    /// The fast engine, then push-optimal A* to prove what it can in the time left (A* first
-    /// for an eighth when the fast engine's first tenth finds nothing, then the fast engine and A*
-    /// again); optimal only when the A* part proved it.
+    /// Push-optimal A* for a tenth of the limits, then the fast engine with the rest and A*
+    /// again to prove what it finds in the time left; optimal only when the A* part proved it.
     Auto,
 }
 

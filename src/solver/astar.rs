@@ -214,27 +214,39 @@ pub fn solve_from(
     started: Instant,
 ) -> Result<Solution, SolveError> {
     match objective {
-        Objective::Pushes => {
-            let first = run::<Pushes>(level, a, config, None, None, Stats::default(), started)?;
-            if !config.moves_tiebreak {
-                return Ok(first);
-            }
-            let cap = u32::try_from(first.pushes).unwrap_or(u32::MAX);
-            let stats = first.stats.clone();
-            let seed = shorten_walks(level, first, config, started);
-            let known = MovesPushes { moves: u32::try_from(seed.moves.len()).unwrap_or(u32::MAX), pushes: cap };
-            match run::<PushesThenMoves>(level, a, config, Some(cap), Some(known), stats, started) {
-                Ok(better) => Ok(better),
-                // Nothing is cheaper than the seed: it is the fewest moves among push-optimal
-                // solutions.
-                Err(SolveError::Unsolvable(stats)) => {
-                    Ok(Solution { stats, optimal: Some(PushesThenMoves::OPTIMALITY), ..seed })
-                }
-                Err(e) => Ok(Solution { stats: e.stats().clone(), ..seed }),
-            }
-        }
+        Objective::Pushes => pushes_then_moves(level, a, config, config, started),
         Objective::Moves => run::<Moves>(level, a, config, None, None, Stats::default(), started),
         Objective::Cost => run::<WeightedCost>(level, a, config, None, None, Stats::default(), started),
+    }
+}
+
+/// The pushes objective of [`solve_from`], its first pass (the proof of the fewest pushes)
+/// under the limits of `first` and the rest (shortening the walks, proving the fewest moves)
+/// under those of `config`. [`Mode::Auto`](super::Mode::Auto) gives the proof a share of the
+/// limits, and a proof found within it the whole solve's limits for the moves.
+pub(crate) fn pushes_then_moves(
+    level: &Level,
+    a: &Analysis,
+    first: &Config,
+    config: &Config,
+    started: Instant,
+) -> Result<Solution, SolveError> {
+    let first = run::<Pushes>(level, a, first, None, None, Stats::default(), started)?;
+    if !config.moves_tiebreak {
+        return Ok(first);
+    }
+    let cap = u32::try_from(first.pushes).unwrap_or(u32::MAX);
+    let stats = first.stats.clone();
+    let seed = shorten_walks(level, first, config, started);
+    let known = MovesPushes { moves: u32::try_from(seed.moves.len()).unwrap_or(u32::MAX), pushes: cap };
+    match run::<PushesThenMoves>(level, a, config, Some(cap), Some(known), stats, started) {
+        Ok(better) => Ok(better),
+        // Nothing is cheaper than the seed: it is the fewest moves among push-optimal
+        // solutions.
+        Err(SolveError::Unsolvable(stats)) => {
+            Ok(Solution { stats, optimal: Some(PushesThenMoves::OPTIMALITY), ..seed })
+        }
+        Err(e) => Ok(Solution { stats: e.stats().clone(), ..seed }),
     }
 }
 

@@ -21,10 +21,9 @@ pub enum Mode {
     /// A solution found by the fast engine ([`super::fast`]): a feature-space search, not
     /// proven optimal.
     Fast,
-    /// The fast engine for a tenth of the limits; if it finds a solution, the pushes-mode A*
-    /// tries to prove the fewest pushes with what is left, else A* for an eighth, then the
-    /// fast engine with the rest (and A* again on what it finds, with what is left). Optimal
-    /// only when the A* part proved it.
+    /// The pushes-mode A* for a tenth of the limits; when that proves nothing, the fast engine
+    /// with what is left, and A* again on what it finds, with what is left then. Optimal only
+    /// when the A* part proved it.
     Auto,
 }
 

@@ -88,14 +88,11 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
     }
 }
 
-/// [`Mode::Auto`]'s shares of the limits, as divisors: a first look with the fast engine, then
-/// (when that finds nothing) the proving A*; the fast engine gets what is left.
-const AUTO_PROBE: u32 = 10;
-const AUTO_SHARE: u32 = 8;
-/// Without a time limit, the A* part of [`Mode::Auto`] expands at most this many states, and
-/// the fast engine's first look at most [`AUTO_PROBE_NODES`].
+/// [`Mode::Auto`]'s share of the limits for the first A* run, as a divisor; the fast engine
+/// gets what is left.
+const AUTO_SHARE: u32 = 10;
+/// Without a time limit, each A* run of [`Mode::Auto`] expands at most this many states.
 const AUTO_NODES: u64 = 200_000;
-const AUTO_PROBE_NODES: u64 = 20_000;
 
 /// The static analysis under the solve's limits (it can take long and much memory on a huge
 /// level), and when the solve's clock started.
@@ -117,19 +114,19 @@ fn analysed(level: &Level, config: &Config) -> Result<(Analysis, std::time::Inst
 
 /// [`Mode::Auto`]: a solution from the fast engine, proven optimal by A* when it can be.
 ///
-/// 1. The fast engine under a tenth of the limits. Most levels it solves at all, it solves
-///    quickly; then A* gets all the time left to prove the fewest pushes (its solution replaces
-///    the fast one when it ends in time, else the fast one is returned, `optimal` null).
-/// 2. Otherwise A* under an eighth of the limits (easy to prove, hard to find by features), then
-///    the fast engine again, from scratch, with the rest; a solution it finds goes to A* again,
-///    from scratch, with what is left, as in 1.
+/// 1. A* under a tenth of the limits: levels whose proof is quick are done (the proof of the
+///    fewest moves among them, which follows, gets the whole limits).
+/// 2. Otherwise the fast engine with what is left; a solution it finds goes to A* again,
+///    from scratch, with the rest of the limits, which replaces it with a proven one when it
+///    ends in time (else the fast solution is returned, `optimal` null).
 ///
 /// The reported counters are those of every run added up (the returned solution's search and
 /// the ones before it), and the seconds are the whole solve's.
 ///
-/// Measured against "A* for a quarter, then fast" (the previous order): proofs that need most
-/// of the time are kept on the levels the fast engine solves at once, and the fast engine's
-/// last run keeps about the same share.
+/// Measured against the previous order (the fast engine for a tenth, then A* for an eighth,
+/// then the fast engine from scratch): the fast engine's last run had about three quarters of
+/// the time and now has nine tenths, and a proof that needs most of the time still gets it
+/// after a quick fast solution (BENCHMARKS.md, round seven).
 fn auto(
     level: &Level,
     analysis: &Analysis,
@@ -180,21 +177,10 @@ fn auto(
             }
         }
     };
-    let probe = Config { mode: Mode::Fast, ..share(AUTO_PROBE, AUTO_PROBE_NODES) };
-    match fast::solve(level, analysis, &probe) {
-        Ok(found) => return prove(spent, found),
-        Err(e @ (SolveError::Unsolvable(_) | SolveError::Cancelled(_) | SolveError::WrongWeights { .. })) => {
-            return finish(&spent, Err(e));
-        }
-        Err(e) => spent.add(e.stats()),
-    }
-    let elapsed = started.elapsed();
-    let proving = Config {
-        mode: Mode::Pushes,
-        time_limit: config.time_limit.map(|t| elapsed + t / AUTO_SHARE),
-        ..share(AUTO_SHARE, AUTO_NODES)
-    };
-    match astar::solve_from(level, analysis, &proving, Objective::Pushes, started) {
+    // The proof gets a share; a proof found within it gets the rest for the fewest moves.
+    let proving = Config { mode: Mode::Pushes, ..share(AUTO_SHARE, AUTO_NODES) };
+    let polishing = Config { mode: Mode::Pushes, ..config.clone() };
+    match astar::pushes_then_moves(level, analysis, &proving, &polishing, started) {
         Ok(solution) => return finish(&spent, Ok(solution)),
         Err(
             e @ (SolveError::Unsolvable(_)
@@ -212,7 +198,7 @@ fn auto(
         ..config.clone()
     };
     match fast::solve(level, analysis, &rest) {
-        // A* from scratch with what is left: a proof that needed more than A*'s eighth
+        // A* from scratch with what is left: a proof that needed more than A*'s tenth
         // (Microban 139: 3.1 s at 10 s per level) can still come.
         Ok(found) => prove(spent, found),
         other => finish(&spent, other),
