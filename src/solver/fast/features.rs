@@ -4,13 +4,16 @@
 //! - **packing**: the length of the longest prefix of the packing plan whose goals all hold a
 //!   box (progress in the planned order);
 //! - **connectivity**: the number of regions the boxes cut the free floor into (fewer means
-//!   the player can reach more of the level), capped at [`MAX_REGIONS`].
+//!   the player can reach more of the level), capped at [`MAX_REGIONS`];
+//! - **filled** (only in searches that ask for it): the number of boxes on goals, in any
+//!   order. The second pass's distance advice fills goals out of the plan's order; without
+//!   this feature all those states share the cell of the plan prefix they hold, and a state
+//!   that has filled most goals waits behind cheaper ones that filled few (XSokoban at 10 s:
+//!   65 → 67, gaining 14 and 85, BENCHMARKS.md round seven).
 //!
-//! A cell is the whole vector; a state's cell depends on its boxes alone. Two more features of
-//! the FESS paper were tried as cell dimensions, boxes on goals out of plan order and boxes
-//! on doorways (articulation squares of the floor, a stand-in for room connectivity): on
-//! XSokoban 1–30 and Sasquatch 1–25 at 2 s they solved no more levels and split the states
-//! over several times as many cells, so they are left out.
+//! A cell is the whole vector; a state's cell depends on its boxes alone. Boxes on doorways
+//! (articulation squares of the floor) and obstructed links between rooms (FESS's room
+//! connectivity) were tried as cell dimensions and solved no more levels.
 
 use super::macros::MacroMove;
 use super::packing::PackingPlan;
@@ -24,8 +27,8 @@ use crate::level::Dir;
 /// expansions per level, capping at 4 solved 31 levels against 27 uncapped (2: 30, 6: 30).
 pub const MAX_REGIONS: u16 = 4;
 
-/// A feature-space cell: (packing, connectivity).
-pub type Cell = [u16; 2];
+/// A feature-space cell: (packing, connectivity, filled; 0 when not counted).
+pub type Cell = [u16; 3];
 
 /// Scratch for the region flood fill and the per-level doorway table.
 pub struct Features {
@@ -39,6 +42,9 @@ pub struct Features {
     /// Scratch for the player-region flood of a child.
     piece: Vec<u32>,
     piece_generation: u32,
+    /// Goals (solver indices below this), and whether cells count the boxes on them.
+    goals: usize,
+    filled: bool,
 }
 
 /// The regions of the free floor of one state.
@@ -50,7 +56,8 @@ pub struct Regions {
 }
 
 impl Features {
-    pub fn new(a: &Analysis) -> Features {
+    /// Scratch for the level of `a`; `filled` says whether cells count the boxes on goals.
+    pub fn new(a: &Analysis, filled: bool) -> Features {
         let n = a.squares();
         Features {
             label: vec![0; n],
@@ -60,6 +67,8 @@ impl Features {
             seeds: Vec::new(),
             piece: vec![0; n],
             piece_generation: 0,
+            goals: a.goals(),
+            filled,
         }
     }
 
@@ -177,7 +186,8 @@ impl Features {
 
     /// The cell of a state (boxes marked in `occupied`) whose floor has `regions` regions.
     pub fn cell(&self, plan: &PackingPlan, occupied: &[u8], regions: u16) -> Cell {
-        [plan.packed(occupied), regions.min(MAX_REGIONS)]
+        let filled = if self.filled { occupied[..self.goals].iter().filter(|&&o| o != 0).count() as u16 } else { 0 };
+        [plan.packed(occupied), regions.min(MAX_REGIONS), filled]
     }
 }
 
@@ -193,7 +203,7 @@ mod tests {
         let mut occupied = vec![0u8; a.squares()];
         let b = a.index_of(level.boxes()[0]);
         occupied[b] = 1;
-        let mut f = Features::new(&a);
+        let mut f = Features::new(&a, false);
         let p = a.index_of(level.player());
         let r = f.regions(&a, &occupied, p);
         assert_eq!(r.count, 2);
@@ -201,6 +211,25 @@ mod tests {
         assert_eq!((r2.count, r2.player), (2, r.player), "repeatable");
         occupied[b] = 0;
         assert_eq!(f.regions(&a, &occupied, p).count, 1);
+    }
+
+    #[test]
+    fn the_filled_feature_counts_boxes_on_goals_in_any_order() {
+        // A corridor of three goals filled from the right: the plan fills the leftmost first.
+        let level = parse_levels("########\n#...$$$@#\n########\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let mut starts = vec![false; a.squares()];
+        for b in level.boxes() {
+            starts[a.index_of(*b)] = true;
+        }
+        let plan = PackingPlan::new(&a, &starts, true, &mut || false).expect("never stopped");
+        // One box on the rightmost goal: no progress in the plan's order, one goal filled.
+        let mut occupied = vec![0u8; a.squares()];
+        let right = a.index_of(level.square_at(1, 3).unwrap());
+        occupied[right] = 1;
+        assert_eq!(plan.packed(&occupied), 0);
+        assert_eq!(Features::new(&a, true).cell(&plan, &occupied, 1), [0, 1, 1]);
+        assert_eq!(Features::new(&a, false).cell(&plan, &occupied, 1), [0, 1, 0]);
     }
 
     #[test]
@@ -217,8 +246,8 @@ mod tests {
                 occupied[b] = 1;
             }
             let player = a.index_of(level.player());
-            let mut f = Features::new(&a);
-            let mut reach = Features::new(&a);
+            let mut f = Features::new(&a, false);
+            let mut reach = Features::new(&a, false);
             let parent = f.regions(&a, &occupied, player);
             let mut moves: Vec<MacroMove> = Vec::new();
             let mut macros = Macros::new(a.squares());

@@ -21,7 +21,8 @@
 //!   A box that cannot get back to the start squares waits on a parking square that does not
 //!   cut the floor, which becomes a step of the plan of its own (arrive there early).
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
-//!   number of player regions).
+//!   number of player regions), and in the second pass also the number of boxes on goals in
+//!   any order.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a state is expanded, the
 //!   boxes around the one just moved (up to six, linked through their 8-neighbourhoods) are
 //!   searched on their own, exhaustively within 200 positions; when they cannot all reach
@@ -45,14 +46,17 @@
 //! - **Two passes** ([`solve_from`]), each with half the limits (the second gets what the first
 //!   left), sharing the plan and what the first learned:
 //!   1. packing, connectivity and the opener cost 0, hotspots 1, distance 2, any other move 3;
-//!   2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1.
+//!   2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
+//!      cells count the boxes on goals too (the `filled` feature).
 //!
 //!   Greedy distance advice fills goals out of the plan's order, which costs dearly in levels
 //!   with goal rooms but helps in levels without them; at a weight between the advisors' and
 //!   the rest it keeps most of both, and the second pass gives it full strength for the levels
 //!   that need it. Measured at 10 s per level (BENCHMARKS.md, round six): XSokoban 61 → 65
 //!   and Sasquatch 24 → 26 against round five's passes (without distance, then with it at 0).
-//!   `--no-hotspots` leaves the hotspot advisor out of the first pass.
+//!   `--no-hotspots` leaves the hotspot advisor out of the first pass. The second pass's
+//!   greedy distance advice fills goals out of the plan's order, and counting the goals filled
+//!   gives that progress cells of its own: XSokoban at 10 s 65 → 67 (round seven).
 //!
 //! Invariants: the transposition table stores full keys (box bitset over the live squares plus
 //! the normalised player square), never just a hash. Nodes keep parent links and the macro
@@ -168,8 +172,11 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
 
 /// The passes' weights (see the module docs): the first with the hotspot advisor (unless
 /// `config` turns it off) and a mild distance advisor, the second with a full-strength
-/// distance advisor and no hotspots.
+/// distance advisor, no hotspots, and the goals filled in any order as a feature.
 fn passes(config: &Config) -> [Weights; 2] {
     let hotspots = config.fast_hotspots.then_some(1);
-    [Weights { hotspots, distance: Some(2), other: 3 }, Weights { hotspots: None, distance: Some(0), other: 1 }]
+    [
+        Weights { hotspots, distance: Some(2), filled: false, other: 3 },
+        Weights { hotspots: None, distance: Some(0), filled: true, other: 1 },
+    ]
 }

@@ -382,6 +382,9 @@ pub struct Weights {
     /// The distance advisor's move (the largest drop of the matching bound), `None` when it
     /// takes no part.
     pub distance: Option<u32>,
+    /// Whether the feature-space cell counts the boxes on goals in any order (see
+    /// [`super::features`]).
+    pub filled: bool,
     /// A move no advisor names.
     pub other: u32,
 }
@@ -411,7 +414,7 @@ pub fn run(
     let started = Instant::now();
     let n = a.squares();
     let words = a.live().div_ceil(64).max(1);
-    let mut features = Features::new(a);
+    let mut features = Features::new(a, weights.filled);
     let mut macros = Macros::new(n);
     let mut hungarian = Hungarian::default();
     let mut search = Search {
@@ -718,7 +721,7 @@ pub fn run(
                     let regions = features.child_regions(a, &occupied, parent_regions, m, player_square);
                     #[cfg(debug_assertions)]
                     {
-                        let mut check = Features::new(a);
+                        let mut check = Features::new(a, false);
                         let full = check.regions(a, &occupied, player_square);
                         debug_assert_eq!((full.count, full.player), (regions.count, regions.player));
                     }
