@@ -125,8 +125,10 @@ fn analysed(level: &Level, config: &Config) -> Result<(Analysis, std::time::Inst
 ///
 /// Measured against the previous order (the fast engine for a tenth, then A* for an eighth,
 /// then the fast engine from scratch): the fast engine's last run had about three quarters of
-/// the time and now has nine tenths, and a proof that needs most of the time still gets it
-/// after a quick fast solution (BENCHMARKS.md, round seven).
+/// the time and now has nine tenths (XSokoban at 10 s: 63 → 65). The price: A*'s second try
+/// starts from scratch after its first tenth, so a proof that needs nearly all the time is
+/// lost where the old order found a fast solution at once (Microban II 115 and 120;
+/// BENCHMARKS.md, round seven).
 fn auto(
     level: &Level,
     analysis: &Analysis,

@@ -30,7 +30,7 @@ pub const MAX_REGIONS: u16 = 4;
 /// A feature-space cell: (packing, connectivity, filled; 0 when not counted).
 pub type Cell = [u16; 3];
 
-/// Scratch for the region flood fill and the per-level doorway table.
+/// Scratch for the region flood fill, and whether cells count the boxes on goals.
 pub struct Features {
     label: Vec<u32>,
     generation: u32,
@@ -42,8 +42,6 @@ pub struct Features {
     /// Scratch for the player-region flood of a child.
     piece: Vec<u32>,
     piece_generation: u32,
-    /// Goals (solver indices below this), and whether cells count the boxes on them.
-    goals: usize,
     filled: bool,
 }
 
@@ -67,7 +65,6 @@ impl Features {
             seeds: Vec::new(),
             piece: vec![0; n],
             piece_generation: 0,
-            goals: a.goals(),
             filled,
         }
     }
@@ -184,9 +181,10 @@ impl Features {
         lowest
     }
 
-    /// The cell of a state (boxes marked in `occupied`) whose floor has `regions` regions.
-    pub fn cell(&self, plan: &PackingPlan, occupied: &[u8], regions: u16) -> Cell {
-        let filled = if self.filled { occupied[..self.goals].iter().filter(|&&o| o != 0).count() as u16 } else { 0 };
+    /// The cell of a state (boxes marked in `occupied`, `on_goals` of them on goals) whose
+    /// floor has `regions` regions.
+    pub fn cell(&self, plan: &PackingPlan, occupied: &[u8], regions: u16, on_goals: usize) -> Cell {
+        let filled = if self.filled { on_goals as u16 } else { 0 };
         [plan.packed(occupied), regions.min(MAX_REGIONS), filled]
     }
 }
@@ -228,8 +226,8 @@ mod tests {
         let right = a.index_of(level.square_at(1, 3).unwrap());
         occupied[right] = 1;
         assert_eq!(plan.packed(&occupied), 0);
-        assert_eq!(Features::new(&a, true).cell(&plan, &occupied, 1), [0, 1, 1]);
-        assert_eq!(Features::new(&a, false).cell(&plan, &occupied, 1), [0, 1, 0]);
+        assert_eq!(Features::new(&a, true).cell(&plan, &occupied, 1, 1), [0, 1, 1]);
+        assert_eq!(Features::new(&a, false).cell(&plan, &occupied, 1, 1), [0, 1, 0]);
     }
 
     #[test]

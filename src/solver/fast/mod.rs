@@ -54,9 +54,9 @@
 //!   the rest it keeps most of both, and the second pass gives it full strength for the levels
 //!   that need it. Measured at 10 s per level (BENCHMARKS.md, round six): XSokoban 61 → 65
 //!   and Sasquatch 24 → 26 against round five's passes (without distance, then with it at 0).
-//!   `--no-hotspots` leaves the hotspot advisor out of the first pass. The second pass's
-//!   greedy distance advice fills goals out of the plan's order, and counting the goals filled
-//!   gives that progress cells of its own: XSokoban at 10 s 65 → 67 (round seven).
+//!   `--no-hotspots` leaves the hotspot advisor out of the first pass. Counting the goals
+//!   filled in the second pass gives its out-of-order progress cells of its own: XSokoban at
+//!   10 s 65 → 67 (round seven).
 //!
 //! Invariants: the transposition table stores full keys (box bitset over the live squares plus
 //! the normalised player square), never just a hash. Nodes keep parent links and the macro

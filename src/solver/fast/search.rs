@@ -455,7 +455,8 @@ pub fn run(
         return Err(SolveError::Unsolvable(search.finish_stats(started)));
     };
     let regions = features.regions(a, &occupied, a.index_of(level.player()));
-    let cell = features.cell(plan, &occupied, regions.count);
+    let on_goals = boxes.iter().filter(|&&b| (b as usize) < a.goals()).count();
+    let cell = features.cell(plan, &occupied, regions.count, on_goals);
     let root = Node { parent: ROOT, from: 0, to: 0, dir: 0, expanded: false, player: regions.player, weight: 0 };
     let hash = hash_key(&key, root.player);
     let id = search.insert(&key, root, hash);
@@ -656,7 +657,7 @@ pub fn run(
                 }
             }
             let parent_regions = features.regions(a, &occupied, node.player as usize).count;
-            let parent_cell = features.cell(plan, &occupied, parent_regions);
+            let parent_cell = features.cell(plan, &occupied, parent_regions, on_goals);
 
             // A PI-corral: some barrier box must be pushed first, so only those move.
             restricted.clear();
@@ -736,13 +737,14 @@ pub fn run(
                     // A state expanded already gains nothing from another path (weights only
                     // matter before expansion), so it gets no matching and no advice.
                     let expanded = existing.is_some_and(|e| search.nodes[e as usize].expanded);
+                    let child_on_goals = on_goals - usize::from(from < a.goals()) + usize::from(to < a.goals());
                     let h = if expanded {
                         None
                     } else if config.dead_search && learned.patterns.matches_at(&occupied, regions.player as usize, to)
                     {
                         search.stats.pruned_corral += 1;
                         None
-                    } else if on_goals - usize::from(from < a.goals()) + usize::from(to < a.goals()) == k {
+                    } else if child_on_goals == k {
                         Some(0)
                     } else {
                         // A lower bound of the matching in O(boxes): exact for nearly every
@@ -778,7 +780,7 @@ pub fn run(
                             let goal = search.insert(&child_key, child, hash);
                             return finish(level, a, &search, &mut macros, goal, started);
                         }
-                        let cell = features.cell(plan, &occupied, regions.count);
+                        let cell = features.cell(plan, &occupied, regions.count, child_on_goals);
                         let hotspots = match weights.hotspots {
                             Some(_) => hot.moved(&boxes, a.goals(), &hot_counts, row, to),
                             None => 0,
