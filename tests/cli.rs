@@ -264,7 +264,7 @@ fn solve_json_has_exactly_the_documented_fields() {
     let (_, out, _) = sokoban(&["solve", "data/microban.xsb", "--level", "1", "--json", "--mode", "cost"]);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!((v["optimal"].as_str(), v["cost"].as_u64()), (Some("cost"), v["moves"].as_u64()));
-    let (code, out, _) = sokoban(&["solve", "data/microban.xsb", "--level", "144", "--json", "--time-limit", "0.2"]);
+    let (code, out, _) = sokoban(&["solve", "data/xsokoban90.xsb", "--level", "29", "--json", "--time-limit", "0.2"]);
     assert_eq!(code, 1, "a timeout is a negative result");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!((v["status"].as_str(), v["lurd"].is_null()), (Some("timeout"), true));

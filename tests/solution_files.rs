@@ -78,7 +78,7 @@ fn a_sok_file_we_write_reads_back_with_every_solution_intact() {
     let unsolved = dir.join("unsolved.sok");
     let u = unsolved.to_str().unwrap();
     let (code, _, _) =
-        sokoban(&["solve", "data/microban.xsb", "--level", "144", "--time-limit", "0.1", "--out", u], None);
+        sokoban(&["solve", "data/xsokoban90.xsb", "--level", "29", "--time-limit", "0.1", "--out", u], None);
     assert_eq!(code, 1);
     let text = std::fs::read_to_string(&unsolved).unwrap();
     assert!(!text.contains("Solution") && parse_levels(&text).unwrap().len() == 1, "{text}");

@@ -82,6 +82,9 @@ pub struct SearchArgs {
     /// Fast engine: no hotspot advisor (to measure its effect).
     #[arg(long)]
     pub no_hotspots: bool,
+    /// Fast engine: no backward search (to measure its effect).
+    #[arg(long)]
+    pub no_pulls: bool,
     /// Fast engine: no exhaustive search proving states dead before they are expanded (to
     /// measure its effect).
     #[arg(long)]
@@ -165,6 +168,7 @@ impl SearchArgs {
             fast_parking: !self.no_parking,
             fast_opener: !self.no_opener,
             fast_hotspots: !self.no_hotspots,
+            fast_pulls: !self.no_pulls,
             dead_search: !self.no_dead_search,
             moves_tiebreak: !self.no_moves_tiebreak,
         })

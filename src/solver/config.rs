@@ -120,6 +120,10 @@ pub struct Config {
     /// The fast engine drops a state that a small exhaustive search proves dead (see
     /// [`super::exhaust`]); on by default, off to measure it.
     pub dead_search: bool,
+    /// The fast engine starts with a backward search (pulls from the solved position) that
+    /// can solve the level alone or meet the forward search (see [`super::fast`]); on by
+    /// default, off to measure it.
+    pub fast_pulls: bool,
 }
 
 impl Default for Config {
@@ -141,6 +145,7 @@ impl Default for Config {
             fast_opener: true,
             fast_hotspots: true,
             dead_search: true,
+            fast_pulls: true,
         }
     }
 }

@@ -20,6 +20,7 @@ use super::features::{Cell, Features};
 use super::hotspots::Hotspots;
 use super::macros::{MacroMove, Macros};
 use super::packing::PackingPlan;
+use super::pull::PullTree;
 use super::raw::{NONE, RawIndex};
 use super::way::Way;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
@@ -64,7 +65,7 @@ struct Child {
     existing: Option<u32>,
 }
 
-fn hash_key(words: &[u64], player: u16) -> u32 {
+pub(super) fn hash_key(words: &[u64], player: u16) -> u32 {
     let mut h: u64 = u64::from(player).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     for &w in words {
         h = (h.rotate_left(26) ^ w).wrapping_mul(0x517C_C1B7_2722_0A95);
@@ -72,7 +73,7 @@ fn hash_key(words: &[u64], player: u16) -> u32 {
     (h >> 32) as u32
 }
 
-fn spread(h: u32) -> u64 {
+pub(super) fn spread(h: u32) -> u64 {
     u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
@@ -134,20 +135,22 @@ impl Search {
     }
 }
 
-/// What the searches of one level learn and pass on: the deadlock patterns and the
-/// exhaustive searches that proved nothing (so the second pass does not repeat them).
+/// What the searches of one level learn and pass on: the deadlock patterns, the exhaustive
+/// searches that proved nothing (so the second pass does not repeat them), and the states the
+/// backward search reached (every one solvable by undoing its pulls).
 pub struct Learned {
     exhaust: Exhaust,
     patterns: Patterns,
+    pulls: PullTree,
 }
 
 impl Learned {
-    pub fn new(a: &Analysis) -> Learned {
-        Learned { exhaust: Exhaust::new(a), patterns: Patterns::new(a) }
+    pub fn new(a: &Analysis, pulls: PullTree) -> Learned {
+        Learned { exhaust: Exhaust::new(a), patterns: Patterns::new(a), pulls }
     }
 
     fn bytes(&self) -> usize {
-        self.exhaust.bytes() + self.patterns.bytes()
+        self.exhaust.bytes() + self.patterns.bytes() + self.pulls.bytes()
     }
 }
 
@@ -443,7 +446,7 @@ pub fn run(
     }
     boxes.sort_unstable();
     if boxes.iter().all(|&b| (b as usize) < a.goals()) {
-        return finish(level, a, &search, &mut macros, ROOT, started);
+        return finish(level, a, &search, &mut macros, ROOT, &[], started);
     }
     let root = hungarian.solve_within(boxes.len(), a.goals(), |b, g| square_cost(a, boxes[b] as usize, g), &mut || {
         stop_reason(config, started).is_some()
@@ -760,9 +763,11 @@ pub fn run(
                             }
                         }
                     };
+                    // A state the backward search reached: undoing its pulls solves it.
+                    let met = h.and_then(|_| learned.pulls.find(&child_key, regions.player, hash));
                     if let Some(h) = h {
                         search.stats.generated += 1;
-                        if h == 0 {
+                        if h == 0 || met.is_some() {
                             // Solved: record the child and rebuild the solution.
                             for &b in &boxes {
                                 occupied[b as usize] = 0;
@@ -778,7 +783,8 @@ pub fn run(
                                 weight: node.weight,
                             };
                             let goal = search.insert(&child_key, child, hash);
-                            return finish(level, a, &search, &mut macros, goal, started);
+                            let tail = met.map(|y| learned.pulls.pushes_from(a, y)).unwrap_or_default();
+                            return finish(level, a, &search, &mut macros, goal, &tail, started);
                         }
                         let cell = features.cell(plan, &occupied, regions.count, child_on_goals);
                         let hotspots = match weights.hotspots {
@@ -973,6 +979,7 @@ fn finish(
     search: &Search,
     macros: &mut Macros,
     goal: u32,
+    tail: &[Push],
     started: Instant,
 ) -> Result<Solution, SolveError> {
     let mut line = Vec::new();
@@ -1018,6 +1025,7 @@ fn finish(
         occupied[m.to as usize] = 1;
         player = a.nb(m.to as usize, Dir::ALL[m.dir as usize].opposite()) as usize;
     }
+    pushes.extend_from_slice(tail);
     let moves = pushes_to_moves(level, &pushes).expect("the search only makes legal pushes");
     let stats = search.finish_stats(started);
     Ok(Solution {

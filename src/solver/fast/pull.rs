@@ -1,0 +1,378 @@
+//! The backward search: pulls from the solved position towards the start.
+//!
+//! Many levels are hard forwards and easy backwards: the goal area is where boxes jam, and
+//! pulling boxes out of it one at a time never jams (a pulled box can always be pushed back).
+//! Before the feature-space search, a greedy best-first search pulls boxes off the goals: its
+//! roots are the solved box set with the player in each region of the free floor, a move is one
+//! pull (the player steps back from a box and drags it along), and states are ordered by the
+//! cheapest matching of boxes to the start squares (pushes from each start square on an empty
+//! board, so a box pulled where no start box could be pushed is never queued). Its states keep
+//! the forward search's keys (box bitset over the live squares, lowest square of the player's
+//! region): every state it reaches can be solved by undoing its pulls, so
+//! - reaching the start position solves the level outright, and
+//! - a forward state equal to one of its states finishes the forward search (the two meet).
+//!
+//! The tree is kept whole for the meeting; its size is the share of the limits it was given.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use hashbrown::HashTable;
+
+use super::raw::{NONE, RawIndex};
+use super::search::{hash_key, spread};
+use crate::analysis::Analysis;
+use crate::level::{Dir, Level};
+use crate::solver::Stats;
+use crate::solver::expand::Push;
+use crate::solver::hungarian::{FORBIDDEN, Hungarian};
+
+const ROOT: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy)]
+struct PullNode {
+    parent: u32,
+    /// The pulled box's square after the pull (unused for a root).
+    to: u16,
+    /// The pull's direction (the box's and the player's step), as an index into [`Dir::ALL`].
+    dir: u8,
+    /// Normalised player square: the lowest index of the player's region.
+    player: u16,
+}
+
+/// The states the backward search reached, by full key, with their pulls back to the solved
+/// position.
+pub struct PullTree {
+    stride: usize,
+    nodes: Vec<PullNode>,
+    keys: Vec<u64>,
+    table: HashTable<(u32, u32)>,
+    /// The state equal to the start position, when the search reached it.
+    reached: Option<u32>,
+}
+
+impl PullTree {
+    /// A tree with no states: meets nothing.
+    pub fn empty(a: &Analysis) -> PullTree {
+        PullTree {
+            stride: a.live().div_ceil(64).max(1),
+            nodes: Vec::new(),
+            keys: Vec::new(),
+            table: HashTable::new(),
+            reached: None,
+        }
+    }
+
+    fn key(&self, node: u32) -> &[u64] {
+        let i = node as usize * self.stride;
+        &self.keys[i..i + self.stride]
+    }
+
+    /// The state with box bitset `words` and normalised player `player` (hashed by
+    /// [`hash_key`]), if the search reached it.
+    pub fn find(&self, words: &[u64], player: u16, hash: u32) -> Option<u32> {
+        self.table
+            .find(spread(hash), |&(n, h)| h == hash && self.nodes[n as usize].player == player && self.key(n) == words)
+            .map(|&(n, _)| n)
+    }
+
+    fn insert(&mut self, words: &[u64], node: PullNode, hash: u32) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(node);
+        self.keys.extend_from_slice(words);
+        self.table.insert_unique(spread(hash), (id, hash), |&(_, h)| spread(h));
+        id
+    }
+
+    /// States stored.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.keys.capacity() * 8 + self.nodes.capacity() * std::mem::size_of::<PullNode>() + self.table.capacity() * 9
+    }
+
+    /// The state equal to the start position, when the search reached it.
+    pub fn reached(&self) -> Option<u32> {
+        self.reached
+    }
+
+    /// The pushes that take state `id` to the solved position: its pulls undone, last first.
+    pub fn pushes_from(&self, a: &Analysis, id: u32) -> Vec<Push> {
+        let mut pushes = Vec::new();
+        let mut at = id;
+        while at != ROOT {
+            let node = self.nodes[at as usize];
+            if node.parent == ROOT {
+                break;
+            }
+            let dir = Dir::ALL[node.dir as usize].opposite();
+            pushes.push(Push { from: a.square_of(node.to as usize), dir });
+            at = node.parent;
+        }
+        pushes
+    }
+}
+
+/// Scratch for the player's region: generation-stamped marks and a queue.
+struct Flood {
+    mark: Vec<u32>,
+    generation: u32,
+    queue: Vec<u16>,
+}
+
+impl Flood {
+    fn new(n: usize) -> Flood {
+        Flood { mark: vec![0; n], generation: 0, queue: Vec::new() }
+    }
+
+    /// Marks the free squares reachable from `start`; returns the lowest of them.
+    fn fill(&mut self, a: &Analysis, occupied: &[u8], start: usize) -> u16 {
+        if self.generation == u32::MAX {
+            self.mark.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+        let g = self.generation;
+        self.mark[start] = g;
+        self.queue.clear();
+        self.queue.push(start as u16);
+        let mut lowest = start as u16;
+        let mut head = 0;
+        while head < self.queue.len() {
+            let s = self.queue[head] as usize;
+            head += 1;
+            for d in Dir::ALL {
+                let t = a.nb(s, d);
+                if t != NONE && occupied[t as usize] == 0 && self.mark[t as usize] != g {
+                    self.mark[t as usize] = g;
+                    lowest = lowest.min(t);
+                    self.queue.push(t);
+                }
+            }
+        }
+        lowest
+    }
+
+    fn has(&self, s: usize) -> bool {
+        self.mark[s] == self.generation
+    }
+}
+
+/// Pushes from each start square to each square on an empty board (`NONE` where none reach):
+/// row `t` is start box `t`'s.
+fn start_distances(a: &Analysis, starts: &[u16]) -> Vec<u16> {
+    let n = a.squares();
+    let mut dist = vec![NONE; starts.len() * n];
+    let mut queue = Vec::new();
+    for (t, &s) in starts.iter().enumerate() {
+        let row = &mut dist[t * n..(t + 1) * n];
+        row[s as usize] = 0;
+        queue.clear();
+        queue.push(s);
+        let mut head = 0;
+        while head < queue.len() {
+            let b = queue[head] as usize;
+            head += 1;
+            for d in Dir::ALL {
+                let behind = a.nb(b, d.opposite());
+                let ahead = a.nb(b, d);
+                if behind != NONE && ahead != NONE && row[ahead as usize] == NONE {
+                    row[ahead as usize] = row[b] + 1;
+                    queue.push(ahead);
+                }
+            }
+        }
+    }
+    dist
+}
+
+/// Grows the backward search until it reaches the start position, has expanded `expansions`
+/// states, would hold more than `max_bytes`, or `stop` says so. Expansions and generated
+/// states are added to `stats`. The level must have as many boxes as goals, all on live
+/// squares (the caller checks).
+pub fn grow(
+    level: &Level,
+    a: &Analysis,
+    expansions: u64,
+    max_bytes: usize,
+    stats: &mut Stats,
+    stop: &mut impl FnMut() -> bool,
+) -> PullTree {
+    let n = a.squares();
+    let mut tree = PullTree::empty(a);
+    let words = tree.stride;
+    let mut starts: Vec<u16> = level.boxes().iter().map(|&b| a.index_of(b) as u16).collect();
+    starts.sort_unstable();
+    let k = starts.len();
+    if k == 0 || k != a.goals() || starts.iter().any(|&s| s as usize >= a.live()) {
+        return tree;
+    }
+    let dist = start_distances(a, &starts);
+    let cost = |s: usize, t: usize| match dist[t * n + s] {
+        NONE => FORBIDDEN,
+        d => i64::from(d),
+    };
+    // The start position's key: the target.
+    let mut occupied = vec![0u8; n];
+    let mut target = vec![0u64; words];
+    for &s in &starts {
+        occupied[s as usize] = 1;
+        target[s as usize / 64] |= 1 << (s % 64);
+    }
+    let mut flood = Flood::new(n);
+    let target_player = flood.fill(a, &occupied, a.index_of(level.player()));
+    occupied.fill(0);
+
+    let mut hungarian = Hungarian::default();
+    let mut queue: BinaryHeap<Reverse<(u32, Reverse<u32>)>> = BinaryHeap::new();
+    // The roots: every box on a goal, the player in each region of the free floor.
+    let mut key = vec![0u64; words];
+    let mut boxes: Vec<u16> = (0..a.goals() as u16).collect();
+    for &b in &boxes {
+        occupied[b as usize] = 1;
+        key[b as usize / 64] |= 1 << (b % 64);
+    }
+    let Some(h) = hungarian.solve(k, k, |r, t| cost(boxes[r] as usize, t)) else {
+        return tree;
+    };
+    let mut seen = vec![false; n];
+    for s in 0..n {
+        if occupied[s] != 0 || seen[s] {
+            continue;
+        }
+        let player = flood.fill(a, &occupied, s);
+        for (q, seen) in seen.iter_mut().enumerate() {
+            *seen |= flood.has(q);
+        }
+        let root = PullNode { parent: ROOT, to: 0, dir: 0, player };
+        let hash = hash_key(&key, player);
+        let id = tree.insert(&key, root, hash);
+        if key == target && player == target_player {
+            tree.reached = Some(id);
+            return tree;
+        }
+        queue.push(Reverse((h as u32, Reverse(id))));
+    }
+    occupied.fill(0);
+
+    let mut child = vec![0u64; words];
+    let mut done = 0u64;
+    while let Some(Reverse((_, Reverse(id)))) = queue.pop() {
+        if done >= expansions || tree.bytes() > max_bytes || stop() {
+            break;
+        }
+        done += 1;
+        stats.expanded += 1;
+        key.copy_from_slice(tree.key(id));
+        boxes.clear();
+        for (w, &word) in key.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                boxes.push((w * 64 + bits.trailing_zeros() as usize) as u16);
+                bits &= bits - 1;
+            }
+        }
+        for &b in &boxes {
+            occupied[b as usize] = 1;
+        }
+        if hungarian.solve(k, k, |r, t| cost(boxes[r] as usize, t)).is_some() {
+            hungarian.save();
+            let player = tree.nodes[id as usize].player as usize;
+            flood.fill(a, &occupied, player);
+            // The pulls: the player stands next to a box and steps away from it, dragging it.
+            let mut pulls: Vec<(usize, usize, usize, u8)> = Vec::new();
+            for (row, &b) in boxes.iter().enumerate() {
+                for (di, d) in Dir::ALL.into_iter().enumerate() {
+                    let to = a.nb(b as usize, d);
+                    if to == NONE || !flood.has(to as usize) {
+                        continue;
+                    }
+                    let step = a.nb(to as usize, d);
+                    if step == NONE || occupied[step as usize] != 0 || to as usize >= a.live() {
+                        continue;
+                    }
+                    pulls.push((row, to as usize, step as usize, di as u8));
+                }
+            }
+            for (row, to, step, di) in pulls {
+                let from = boxes[row] as usize;
+                let Some(h) =
+                    hungarian.resolve_row(k, row, |r, t| cost(if r == row { to } else { boxes[r] as usize }, t))
+                else {
+                    continue;
+                };
+                occupied[from] = 0;
+                occupied[to] = 1;
+                // The parent's region marks are no longer needed: the pulls are listed.
+                let player = flood.fill(a, &occupied, step);
+                occupied[to] = 0;
+                occupied[from] = 1;
+                child.copy_from_slice(&key);
+                child[from / 64] &= !(1 << (from % 64));
+                child[to / 64] |= 1 << (to % 64);
+                let hash = hash_key(&child, player);
+                if tree.find(&child, player, hash).is_some() {
+                    stats.duplicates += 1;
+                    continue;
+                }
+                stats.generated += 1;
+                let node = PullNode { parent: id, to: to as u16, dir: di, player };
+                let kid = tree.insert(&child, node, hash);
+                if child == target && player == target_player {
+                    tree.reached = Some(kid);
+                    return tree;
+                }
+                queue.push(Reverse((h as u32, Reverse(kid))));
+            }
+        }
+        for &b in &boxes {
+            occupied[b as usize] = 0;
+        }
+    }
+    tree
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    fn solve_backwards(text: &str) -> Option<String> {
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let mut stats = Stats::default();
+        let tree = grow(&level, &a, 100_000, usize::MAX, &mut stats, &mut || false);
+        let start = tree.reached()?;
+        let pushes = tree.pushes_from(&a, start);
+        let moves = crate::solver::expand::pushes_to_moves(&level, &pushes).expect("legal pushes");
+        let lurd = crate::lurd::encode(&moves);
+        assert!(crate::verify::verify(&level, &lurd).is_valid_solution(), "{lurd}");
+        Some(lurd)
+    }
+
+    #[test]
+    fn pulling_the_boxes_off_the_goals_reaches_the_start() {
+        // Two boxes in a room; the player must go round to push the second one.
+        let lurd = solve_backwards("#######\n#.  # #\n#  $  #\n# #$@ #\n#.    #\n#######\n");
+        assert!(lurd.is_some());
+        // Microban 1 (David W. Skinner).
+        assert!(solve_backwards("####\n# .#\n#  ###\n#*@  #\n#  $ #\n#  ###\n####\n").is_some());
+    }
+
+    #[test]
+    fn the_start_is_matched_with_the_player_in_its_own_region() {
+        // The box is on its goal already, but the player stands on the other side of it: the
+        // roots include every region, so one of them is the start itself (no pushes).
+        let lurd = solve_backwards("######\n#@*  #\n######\n");
+        assert_eq!(lurd.as_deref(), Some(""));
+    }
+
+    #[test]
+    fn an_unsolvable_level_is_never_reached() {
+        // The box can only be pushed away from its goal.
+        assert!(solve_backwards("######\n#.@$ #\n######\n").is_none());
+    }
+}
