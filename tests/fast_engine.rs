@@ -110,9 +110,9 @@ fn goals_cut_off_by_boxes_frozen_on_goals_are_seen_dead_before_any_expansion() {
 
 #[test]
 fn the_backward_search_solves_a_level_whose_goal_area_jams_forwards() {
-    // Sasquatch 50: pulling the boxes off the goals reaches the start within the backward
-    // search's tenth of 5 000 expansions; the forward search alone does not solve it within
-    // 2 000 (it needs about 56 000).
+    // Sasquatch 50: pulling the boxes off the goals reaches the start within the greedy
+    // backward search's tenth of 5 000 expansions; the forward search alone does not solve it
+    // within 2 000 (it needs about 56 000).
     let level = &collection("sasquatch.xsb")[49];
     let s = solve(level, &fast_config(5_000)).expect("solved backwards");
     assert!(verify(level, &s.lurd).is_valid_solution());

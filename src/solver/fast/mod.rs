@@ -43,13 +43,14 @@
 //!   is its advisor's weight, the least when several name it, and a state's weight is the sum
 //!   along its line. Within a cell, ties on weight go to the smaller matching bound, then to
 //!   the newer state. Children that are states expanded already get no matching and no advice.
-//! - **Backward search** (`pull.rs`): before the passes, a greedy best-first search pulls
-//!   boxes off the goals towards the start squares, under a tenth of the limits. Reaching the
-//!   start solves the level outright (undoing the pulls); otherwise its states are kept, and a
-//!   forward child equal to one of them is a solution (the two searches meet). Goal areas jam
-//!   forwards and never backwards (a pulled box can always be pushed back), so levels whose
-//!   difficulty is the packing often fall this way: Sasquatch at 10 s 25 → 29.
-//!   `--no-pulls` turns it off.
+//! - **Backward search** (`pull.rs`): before the passes, best-first searches pull boxes off
+//!   the goals towards the start squares, ordered by the matching of boxes to start squares:
+//!   one greedy, one cycling over feature cells (boxes off the goals, boxes on start squares),
+//!   each under a tenth of the limits. Reaching the start solves the level outright (undoing
+//!   the pulls); otherwise their states are kept, and a forward child equal to one of them is a
+//!   solution (the searches meet). Goal areas jam forwards and never backwards (a pulled box
+//!   can always be pushed back), so levels whose difficulty is the packing often fall this
+//!   way: Sasquatch at 10 s 25 → 31 (BENCHMARKS.md, round eight). `--no-pulls` turns it off.
 //! - **Two passes** ([`solve_from`]), each with half the limits (the second gets what the first
 //!   left), sharing the plan and what the first learned:
 //!   1. packing, connectivity and the opener cost 0, hotspots 1, distance 2, any other move 3;
@@ -143,31 +144,36 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
         Hotspots::empty(a)
     };
     let limited = config.time_limit.is_some() || config.node_limit.is_some();
-    // The backward search first, under its share.
+    // The backward searches first, under their share.
     let mut spent = Stats::default();
-    let pulls = if !config.fast_pulls {
-        pull::PullTree::empty(a)
-    } else {
-        let expansions = config.node_limit.map_or(PULL_EXPANSIONS, |n| n / u64::from(PULL_SHARE));
-        let deadline = config.time_limit.map(|t| Instant::now() + t.saturating_sub(started.elapsed()) / PULL_SHARE);
-        let max_bytes = config.memory_limit.map_or(usize::MAX, |m| m / PULL_SHARE as usize);
-        let stop =
-            &mut || deadline.is_some_and(|d| Instant::now() >= d) || search::stop_reason(config, started).is_some();
-        pull::grow(level, a, expansions, max_bytes, &mut spent, stop)
-    };
-    if let Some(start) = pulls.reached() {
-        let pushes = pulls.pushes_from(a, start);
-        let moves = super::expand::pushes_to_moves(level, &pushes).expect("undone pulls are legal pushes");
-        spent.stored_states = pulls.len() as u64;
-        spent.seconds = started.elapsed().as_secs_f64();
-        return Ok(Solution {
-            lurd: crate::lurd::encode(&moves),
-            pushes: pushes.len(),
-            cost: super::cost_of(level, level.weights(), &moves),
-            moves,
-            optimal: None,
-            stats: spent,
-        });
+    let mut pulls = Vec::new();
+    if config.fast_pulls {
+        let orders = [pull::Order::Greedy, pull::Order::Cells];
+        let parts = PULL_SHARE * orders.len() as u32;
+        let expansions = config.node_limit.map_or(PULL_EXPANSIONS, |n| n / u64::from(parts));
+        let slice = config.time_limit.map(|t| t.saturating_sub(started.elapsed()) / parts);
+        let max_bytes = config.memory_limit.map_or(usize::MAX, |m| m / parts as usize);
+        for order in orders {
+            let deadline = slice.map(|s| Instant::now() + s);
+            let stop =
+                &mut || deadline.is_some_and(|d| Instant::now() >= d) || search::stop_reason(config, started).is_some();
+            let tree = pull::grow(level, a, order, expansions, max_bytes, &mut spent, stop);
+            if let Some(start) = tree.reached() {
+                let pushes = tree.pushes_from(a, start);
+                let moves = super::expand::pushes_to_moves(level, &pushes).expect("undone pulls are legal pushes");
+                spent.stored_states = tree.len() as u64;
+                spent.seconds = started.elapsed().as_secs_f64();
+                return Ok(Solution {
+                    lurd: crate::lurd::encode(&moves),
+                    pushes: pushes.len(),
+                    cost: super::cost_of(level, level.weights(), &moves),
+                    moves,
+                    optimal: None,
+                    stats: spent,
+                });
+            }
+            pulls.push(tree);
+        }
     }
     // Each pass gets an equal share of what is left of the limits; without any limit the
     // first pass is the whole search.
@@ -203,8 +209,9 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     result
 }
 
-/// The backward search's share of the limits, as a divisor.
-const PULL_SHARE: u32 = 10;
+/// The backward searches' share of the limits, as a divisor (each order gets an equal part):
+/// Sasquatch at 10 s 30 with a tenth, 31 with a fifth, XSokoban 67 with either.
+const PULL_SHARE: u32 = 5;
 /// The backward search's expansions when no limit is set.
 const PULL_EXPANSIONS: u64 = 100_000;
 

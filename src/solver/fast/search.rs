@@ -141,16 +141,16 @@ impl Search {
 pub struct Learned {
     exhaust: Exhaust,
     patterns: Patterns,
-    pulls: PullTree,
+    pulls: Vec<PullTree>,
 }
 
 impl Learned {
-    pub fn new(a: &Analysis, pulls: PullTree) -> Learned {
+    pub fn new(a: &Analysis, pulls: Vec<PullTree>) -> Learned {
         Learned { exhaust: Exhaust::new(a), patterns: Patterns::new(a), pulls }
     }
 
     fn bytes(&self) -> usize {
-        self.exhaust.bytes() + self.patterns.bytes() + self.pulls.bytes()
+        self.exhaust.bytes() + self.patterns.bytes() + self.pulls.iter().map(PullTree::bytes).sum::<usize>()
     }
 }
 
@@ -764,7 +764,9 @@ pub fn run(
                         }
                     };
                     // A state the backward search reached: undoing its pulls solves it.
-                    let met = h.and_then(|_| learned.pulls.find(&child_key, regions.player, hash));
+                    let met = h.and_then(|_| {
+                        learned.pulls.iter().find_map(|t| Some((t, t.find(&child_key, regions.player, hash)?)))
+                    });
                     if let Some(h) = h {
                         search.stats.generated += 1;
                         if h == 0 || met.is_some() {
@@ -783,7 +785,7 @@ pub fn run(
                                 weight: node.weight,
                             };
                             let goal = search.insert(&child_key, child, hash);
-                            let tail = met.map(|y| learned.pulls.pushes_from(a, y)).unwrap_or_default();
+                            let tail = met.map(|(t, y)| t.pushes_from(a, y)).unwrap_or_default();
                             return finish(level, a, &search, &mut macros, goal, &tail, started);
                         }
                         let cell = features.cell(plan, &occupied, regions.count, child_on_goals);
