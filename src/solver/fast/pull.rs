@@ -323,6 +323,8 @@ pub fn grow(
     occupied.fill(0);
 
     let mut child = vec![0u64; words];
+    let mut rows: Vec<u16> = Vec::with_capacity(k);
+    let mut solved_for = ROOT;
     let mut done = 0u64;
     while let Some(id) = open.pop() {
         if done >= expansions || tree.bytes() > max_bytes || stop() {
@@ -342,13 +344,34 @@ pub fn grow(
         for &b in &boxes {
             occupied[b as usize] = 1;
         }
-        if hungarian.solve(k, k, |r, t| cost(boxes[r] as usize, t)).is_some() {
+        // The matching's duals: re-solved from the parent's in O(boxes²) when the parent was
+        // the state expanded last (greedy goes on from it more often than not), else from
+        // scratch in O(boxes³). The rows keep the order of the duals they were solved with.
+        let node = tree.nodes[id as usize];
+        let moved = (node.parent != ROOT && node.parent == solved_for)
+            .then(|| {
+                let from = a.nb(node.to as usize, Dir::ALL[node.dir as usize].opposite());
+                rows.iter().position(|&b| b == from)
+            })
+            .flatten();
+        let matched = match moved {
+            Some(row) => {
+                rows[row] = node.to;
+                hungarian.resolve_row(k, row, |r, t| cost(rows[r] as usize, t))
+            }
+            None => {
+                rows.clone_from(&boxes);
+                hungarian.solve(k, k, |r, t| cost(rows[r] as usize, t))
+            }
+        };
+        solved_for = if matched.is_some() { id } else { ROOT };
+        if matched.is_some() {
             hungarian.save();
             let player = tree.nodes[id as usize].player as usize;
             flood.fill(a, &occupied, player);
             // The pulls: the player stands next to a box and steps away from it, dragging it.
             let mut pulls: Vec<(usize, usize, usize, u8)> = Vec::new();
-            for (row, &b) in boxes.iter().enumerate() {
+            for (row, &b) in rows.iter().enumerate() {
                 for (di, d) in Dir::ALL.into_iter().enumerate() {
                     let to = a.nb(b as usize, d);
                     if to == NONE || !flood.has(to as usize) {
@@ -362,9 +385,9 @@ pub fn grow(
                 }
             }
             for (row, to, step, di) in pulls {
-                let from = boxes[row] as usize;
+                let from = rows[row] as usize;
                 let Some(h) =
-                    hungarian.resolve_row(k, row, |r, t| cost(if r == row { to } else { boxes[r] as usize }, t))
+                    hungarian.resolve_row(k, row, |r, t| cost(if r == row { to } else { rows[r] as usize }, t))
                 else {
                     continue;
                 };
