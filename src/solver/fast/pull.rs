@@ -371,7 +371,9 @@ pub fn grow(
             flood.fill(a, &occupied, player);
             // The pulls: the player stands next to a box and steps away from it, dragging it.
             let mut pulls: Vec<(usize, usize, usize, u8)> = Vec::new();
-            for (row, &b) in rows.iter().enumerate() {
+            // In box order (the rows' order depends on which states were expanded before).
+            for &b in &boxes {
+                let row = rows.iter().position(|&r| r == b).unwrap_or(0);
                 for (di, d) in Dir::ALL.into_iter().enumerate() {
                     let to = a.nb(b as usize, d);
                     if to == NONE || !flood.has(to as usize) {
