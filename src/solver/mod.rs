@@ -126,9 +126,11 @@ fn analysed(level: &Level, config: &Config) -> Result<(Analysis, std::time::Inst
 /// Measured against the previous order (the fast engine for a tenth, then A* for an eighth,
 /// then the fast engine from scratch): the fast engine's last run had about three quarters of
 /// the time and now has nine tenths (XSokoban at 10 s: 63 → 65). The price: A*'s second try
-/// starts from scratch after its first tenth, so a proof that needs nearly all the time is
-/// lost where the old order found a fast solution at once (Microban II 115 and 120;
-/// BENCHMARKS.md, round seven).
+/// starts from scratch after its first tenth, so a proof that needs nearly all the time can
+/// be lost unless the fast engine finds a solution at once (Microban II 115 and 120 were lost
+/// in round seven; since the fast engine's backward search finds theirs within its first
+/// second, A* proves them again, and every level `--mode pushes` proves at 10 s is proven by
+/// `auto`: BENCHMARKS.md, round eight).
 fn auto(
     level: &Level,
     analysis: &Analysis,
