@@ -11,11 +11,12 @@
 //! alone on Sasquatch: 37 takes 0.3 s greedy and 2.3 s in cells; 12 and 39 fall only in
 //! cells), so the engine runs both, each with a tree of its own. Their states keep
 //! the forward search's keys (box bitset over the live squares, lowest square of the player's
-//! region): every state it reaches can be solved by undoing its pulls, so
+//! region), and every state they reach is solved by undoing its pulls, so
 //! - reaching the start position solves the level outright, and
-//! - a forward state equal to one of its states finishes the forward search (the two meet).
+//! - a forward state equal to one of their states finishes the forward search (they meet).
 //!
-//! The tree is kept whole for the meeting; its size is the share of the limits it was given.
+//! Each tree is kept whole for the meeting; its size is the share of the limits it was given
+//! (the memory share counts the open list too while it grows).
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -189,19 +190,31 @@ struct Open {
     cells: BTreeMap<PullCell, Queue>,
     /// The cell visited last.
     cursor: Option<PullCell>,
+    /// Entries in the cells' heaps.
+    queued: usize,
 }
 
 impl Open {
     fn new(order: Order) -> Open {
-        Open { order, greedy: Queue::new(), cells: BTreeMap::new(), cursor: None }
+        Open { order, greedy: Queue::new(), cells: BTreeMap::new(), cursor: None, queued: 0 }
     }
 
     fn push(&mut self, h: u32, cell: PullCell, id: u32) {
         let entry = Reverse((h, Reverse(id)));
         match self.order {
             Order::Greedy => self.greedy.push(entry),
-            Order::Cells => self.cells.entry(cell).or_default().push(entry),
+            Order::Cells => {
+                self.cells.entry(cell).or_default().push(entry);
+                self.queued += 1;
+            }
         }
+    }
+
+    /// Bytes held: the greedy heap's, or the cells' entries (twice, for the heaps' spare
+    /// room) plus 64 per cell.
+    fn bytes(&self) -> usize {
+        let entry = std::mem::size_of::<Reverse<(u32, Reverse<u32>)>>();
+        self.greedy.capacity() * entry + self.queued * entry * 2 + self.cells.len() * 64
     }
 
     fn pop(&mut self) -> Option<u32> {
@@ -214,6 +227,7 @@ impl Open {
                 self.cursor = Some(cell);
                 let queue = self.cells.get_mut(&cell)?;
                 let entry = queue.pop()?;
+                self.queued -= 1;
                 if queue.is_empty() {
                     self.cells.remove(&cell);
                 }
@@ -253,7 +267,7 @@ fn start_distances(a: &Analysis, starts: &[u16]) -> Vec<u16> {
 }
 
 /// Grows the backward search until it reaches the start position, has expanded `expansions`
-/// states, would hold more than `max_bytes`, or `stop` says so. Expansions and generated
+/// states, holds more than `max_bytes` (tree and open list), or `stop` says so. Expansions and generated
 /// states are added to `stats`. The level must have as many boxes as goals, all on live
 /// squares (the caller checks).
 pub fn grow(
@@ -327,7 +341,7 @@ pub fn grow(
     let mut solved_for = ROOT;
     let mut done = 0u64;
     while let Some(id) = open.pop() {
-        if done >= expansions || tree.bytes() > max_bytes || stop() {
+        if done >= expansions || tree.bytes() + open.bytes() > max_bytes || stop() {
             break;
         }
         done += 1;
@@ -469,6 +483,23 @@ mod tests {
         // roots include every region, so one of them is the start itself (no pushes).
         let lurd = solve_backwards("######\n#@*  #\n######\n");
         assert_eq!(lurd.as_deref(), Some(""));
+    }
+
+    #[test]
+    fn the_memory_bound_holds() {
+        // Sasquatch 5 (David W. Skinner) is not solved backwards in a few thousand states.
+        let text = include_str!("../../../data/sasquatch.xsb");
+        let level = parse_levels(text).unwrap().remove(4);
+        let a = Analysis::new(&level);
+        for order in [Order::Greedy, Order::Cells] {
+            let mut stats = Stats::default();
+            let max = 64 * 1024;
+            let tree = grow(&level, &a, order, u64::MAX, max, &mut stats, &mut || false);
+            assert!(tree.reached().is_none());
+            assert!(stats.expanded > 0 && stats.expanded < 100_000, "{stats:?}");
+            // Checked before each expansion; a table that doubles can overshoot once.
+            assert!(tree.bytes() <= 2 * max + 16 * 1024, "{}", tree.bytes());
+        }
     }
 
     #[test]
