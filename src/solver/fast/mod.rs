@@ -159,18 +159,9 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
                 &mut || deadline.is_some_and(|d| Instant::now() >= d) || search::stop_reason(config, started).is_some();
             let tree = pull::grow(level, a, order, expansions, max_bytes, &mut spent, stop);
             if let Some(start) = tree.reached() {
-                let pushes = tree.pushes_from(a, start);
-                let moves = super::expand::pushes_to_moves(level, &pushes).expect("undone pulls are legal pushes");
                 spent.stored_states = tree.len() as u64;
                 spent.seconds = started.elapsed().as_secs_f64();
-                return Ok(Solution {
-                    lurd: crate::lurd::encode(&moves),
-                    pushes: pushes.len(),
-                    cost: super::cost_of(level, level.weights(), &moves),
-                    moves,
-                    optimal: None,
-                    stats: spent,
-                });
+                return Ok(search::package(level, &tree.pushes_from(a, start), spent));
             }
             pulls.push(tree);
         }

@@ -25,7 +25,7 @@ use std::ops::Bound;
 use hashbrown::HashTable;
 
 use super::raw::{NONE, RawIndex};
-use super::search::{hash_key, spread};
+use super::search::{Reach, hash_key, spread};
 use crate::analysis::Analysis;
 use crate::level::{Dir, Level};
 use crate::solver::Stats;
@@ -118,51 +118,6 @@ impl PullTree {
             at = node.parent;
         }
         pushes
-    }
-}
-
-/// Scratch for the player's region: generation-stamped marks and a queue.
-struct Flood {
-    mark: Vec<u32>,
-    generation: u32,
-    queue: Vec<u16>,
-}
-
-impl Flood {
-    fn new(n: usize) -> Flood {
-        Flood { mark: vec![0; n], generation: 0, queue: Vec::new() }
-    }
-
-    /// Marks the free squares reachable from `start`; returns the lowest of them.
-    fn fill(&mut self, a: &Analysis, occupied: &[u8], start: usize) -> u16 {
-        if self.generation == u32::MAX {
-            self.mark.fill(0);
-            self.generation = 0;
-        }
-        self.generation += 1;
-        let g = self.generation;
-        self.mark[start] = g;
-        self.queue.clear();
-        self.queue.push(start as u16);
-        let mut lowest = start as u16;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let s = self.queue[head] as usize;
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                if t != NONE && occupied[t as usize] == 0 && self.mark[t as usize] != g {
-                    self.mark[t as usize] = g;
-                    lowest = lowest.min(t);
-                    self.queue.push(t);
-                }
-            }
-        }
-        lowest
-    }
-
-    fn has(&self, s: usize) -> bool {
-        self.mark[s] == self.generation
     }
 }
 
@@ -300,8 +255,8 @@ pub fn grow(
         occupied[s as usize] = 1;
         target[s as usize / 64] |= 1 << (s % 64);
     }
-    let mut flood = Flood::new(n);
-    let target_player = flood.fill(a, &occupied, a.index_of(level.player()));
+    let mut reach = Reach::new(n);
+    let target_player = reach.flood(a, &occupied, a.index_of(level.player()));
     occupied.fill(0);
 
     let mut hungarian = Hungarian::default();
@@ -321,9 +276,9 @@ pub fn grow(
         if occupied[s] != 0 || seen[s] {
             continue;
         }
-        let player = flood.fill(a, &occupied, s);
+        let player = reach.flood(a, &occupied, s);
         for (q, seen) in seen.iter_mut().enumerate() {
-            *seen |= flood.has(q);
+            *seen |= reach.has(q);
         }
         let root = PullNode { parent: ROOT, to: 0, dir: 0, player };
         let hash = hash_key(&key, player);
@@ -338,6 +293,8 @@ pub fn grow(
 
     let mut child = vec![0u64; words];
     let mut rows: Vec<u16> = Vec::with_capacity(k);
+    // A state's pulls: (row, the box's new square, the player's, direction).
+    let mut pulls: Vec<(usize, usize, usize, u8)> = Vec::new();
     let mut solved_for = ROOT;
     let mut done = 0u64;
     while let Some(id) = open.pop() {
@@ -382,15 +339,15 @@ pub fn grow(
         if matched.is_some() {
             hungarian.save();
             let player = tree.nodes[id as usize].player as usize;
-            flood.fill(a, &occupied, player);
+            reach.flood(a, &occupied, player);
             // The pulls: the player stands next to a box and steps away from it, dragging it.
-            let mut pulls: Vec<(usize, usize, usize, u8)> = Vec::new();
+            pulls.clear();
             // In box order (the rows' order depends on which states were expanded before).
             for &b in &boxes {
                 let row = rows.iter().position(|&r| r == b).unwrap_or(0);
                 for (di, d) in Dir::ALL.into_iter().enumerate() {
                     let to = a.nb(b as usize, d);
-                    if to == NONE || !flood.has(to as usize) {
+                    if to == NONE || !reach.has(to as usize) {
                         continue;
                     }
                     let step = a.nb(to as usize, d);
@@ -400,7 +357,7 @@ pub fn grow(
                     pulls.push((row, to as usize, step as usize, di as u8));
                 }
             }
-            for (row, to, step, di) in pulls {
+            for &(row, to, step, di) in &pulls {
                 let from = rows[row] as usize;
                 let Some(h) =
                     hungarian.resolve_row(k, row, |r, t| cost(if r == row { to } else { rows[r] as usize }, t))
@@ -410,7 +367,7 @@ pub fn grow(
                 occupied[from] = 0;
                 occupied[to] = 1;
                 // The parent's region marks are no longer needed: the pulls are listed.
-                let player = flood.fill(a, &occupied, step);
+                let player = reach.flood(a, &occupied, step);
                 occupied[to] = 0;
                 occupied[from] = 1;
                 child.copy_from_slice(&key);

@@ -237,18 +237,20 @@ const CORRAL_DEAD: u8 = 2;
 const NO_MATCHING: u8 = 3;
 
 /// A player-reach flood with generation marks.
-struct Reach {
+pub(super) struct Reach {
     mark: Vec<u32>,
     generation: u32,
     queue: Vec<u16>,
 }
 
 impl Reach {
-    fn new(n: usize) -> Reach {
+    pub(super) fn new(n: usize) -> Reach {
         Reach { mark: vec![0; n], generation: 0, queue: Vec::new() }
     }
 
-    fn flood(&mut self, a: &Analysis, occupied: &[u8], start: usize) {
+    /// Marks the free squares reachable from `start` (boxes marked in `occupied`); returns
+    /// the lowest of them, the region's normalised player square.
+    pub(super) fn flood(&mut self, a: &Analysis, occupied: &[u8], start: usize) -> u16 {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.mark.fill(0);
@@ -258,6 +260,7 @@ impl Reach {
         self.queue.clear();
         self.queue.push(start as u16);
         self.mark[start] = g;
+        let mut lowest = start as u16;
         let mut head = 0;
         while head < self.queue.len() {
             let s = self.queue[head] as usize;
@@ -266,13 +269,15 @@ impl Reach {
                 let t = a.nb(s, d);
                 if t != NONE && occupied[t as usize] == 0 && self.mark[t as usize] != g {
                     self.mark[t as usize] = g;
+                    lowest = lowest.min(t);
                     self.queue.push(t);
                 }
             }
         }
+        lowest
     }
 
-    fn has(&self, s: usize) -> bool {
+    pub(super) fn has(&self, s: usize) -> bool {
         self.mark[s] == self.generation
     }
 }
@@ -1028,14 +1033,19 @@ fn finish(
         player = a.nb(m.to as usize, Dir::ALL[m.dir as usize].opposite()) as usize;
     }
     pushes.extend_from_slice(tail);
-    let moves = pushes_to_moves(level, &pushes).expect("the search only makes legal pushes");
-    let stats = search.finish_stats(started);
-    Ok(Solution {
+    Ok(package(level, &pushes, search.finish_stats(started)))
+}
+
+/// The solution made of `pushes` (legal from the start: the searches only make legal pushes
+/// and undo legal pulls), with the player's walks between them, not proven optimal.
+pub(super) fn package(level: &Level, pushes: &[Push], stats: Stats) -> Solution {
+    let moves = pushes_to_moves(level, pushes).expect("the search only makes legal pushes");
+    Solution {
         lurd: crate::lurd::encode(&moves),
         pushes: pushes.len(),
         cost: cost_of(level, level.weights(), &moves),
         moves,
         optimal: None,
         stats,
-    })
+    }
 }
