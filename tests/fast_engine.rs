@@ -111,12 +111,13 @@ fn goals_cut_off_by_boxes_frozen_on_goals_are_seen_dead_before_any_expansion() {
 #[test]
 fn the_backward_search_solves_a_level_whose_goal_area_jams_forwards() {
     // Sasquatch 50: pulling the boxes off the goals reaches the start within the greedy
-    // backward search's tenth of 5 000 expansions; the forward search alone does not solve it
-    // within 2 000 (it needs about 56 000).
+    // backward search's tenth of 5 000 expansions, while the forward search (which it keeps
+    // pace with) has made a few hundred; the forward search alone does not solve it within
+    // 2 000 (it needs about 56 000).
     let level = &collection("sasquatch.xsb")[49];
     let s = solve(level, &fast_config(5_000)).expect("solved backwards");
     assert!(verify(level, &s.lurd).is_valid_solution());
-    assert!(s.stats.expanded <= 500, "{:?}", s.stats);
+    assert!(s.stats.expanded <= 1_000, "{:?}", s.stats);
     let forward = Config { fast_pulls: false, ..fast_config(2_000) };
     assert!(matches!(solve(level, &forward), Err(SolveError::NodeLimit(_))));
 }

@@ -43,12 +43,12 @@
 //!   is its advisor's weight, the least when several name it, and a state's weight is the sum
 //!   along its line. Within a cell, ties on weight go to the smaller matching bound, then to
 //!   the newer state. Children that are states expanded already get no matching and no advice.
-//! - **Backward search** (`pull.rs`): before the passes, best-first searches pull boxes off
+//! - **Backward search** (`pull.rs`): beside the passes, best-first searches pull boxes off
 //!   the goals towards the start squares, ordered by the matching of boxes to start squares:
 //!   one greedy, one cycling over feature cells (boxes off the goals, boxes on start squares),
-//!   each under a tenth of the limits. Reaching the start solves the level outright (undoing
-//!   the pulls); otherwise their states are kept, and a forward child equal to one of them is a
-//!   solution (the searches meet). Goal areas jam forwards and never backwards (a pulled box
+//!   each taking a tenth of the time, a slice between forward expansions. Reaching the start
+//!   solves the level outright (undoing the pulls); otherwise their states are kept, and a
+//!   forward state equal to a backward one is a solution (the searches meet). Goal areas jam forwards and never backwards (a pulled box
 //!   can always be pushed back), so levels whose difficulty is the packing often fall this
 //!   way: Sasquatch at 10 s 25 → 31 (BENCHMARKS.md, round eight). `--no-pulls` turns it off.
 //! - **Two passes** ([`solve_from`]), each with half the limits (the second gets what the first
@@ -144,38 +144,27 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
         Hotspots::empty(a)
     };
     let limited = config.time_limit.is_some() || config.node_limit.is_some();
-    // The backward searches first, under their share.
-    let mut spent = Stats::default();
-    let mut pulls = Vec::new();
-    if config.fast_pulls {
-        let orders = [pull::Order::Greedy, pull::Order::Cells];
-        let parts = PULL_SHARE * orders.len() as u32;
-        let expansions = config.node_limit.map_or(PULL_EXPANSIONS, |n| n / u64::from(parts));
-        let slice = config.time_limit.map(|t| t.saturating_sub(started.elapsed()) / parts);
-        let max_bytes = config.memory_limit.map_or(usize::MAX, |m| m / parts as usize);
-        for order in orders {
-            let deadline = slice.map(|s| Instant::now() + s);
-            let stop =
-                &mut || deadline.is_some_and(|d| Instant::now() >= d) || search::stop_reason(config, started).is_some();
-            let tree = pull::grow(level, a, order, expansions, max_bytes, &mut spent, stop);
-            if let Some(start) = tree.reached() {
-                spent.stored_states = tree.len() as u64;
-                spent.seconds = started.elapsed().as_secs_f64();
-                return Ok(search::package(level, &tree.pushes_from(a, start), spent));
-            }
-            pulls.push(tree);
-        }
-    }
+    // The backward searches grow beside the passes, at their pace and under their share.
+    let backward = if config.fast_pulls {
+        let left =
+            Config { time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())), ..config.clone() };
+        pull::Backward::new(level, a, &left)
+    } else {
+        pull::Backward::none()
+    };
+    // The forward passes' nodes: what the backward searches may not take.
+    let forward_nodes = config.node_limit.map(|n| n.saturating_sub(backward.reserved()));
+    // Deadlock patterns learned by one pass hold in the next, and the backward trees go on.
+    let mut learned = search::Learned::new(a, backward);
     // Each pass gets an equal share of what is left of the limits; without any limit the
     // first pass is the whole search.
-    // Deadlock patterns learned by one pass hold in the next.
-    let mut learned = search::Learned::new(a, pulls);
+    let mut spent = Stats::default();
     let mut pass = 0;
     let mut result = loop {
         let shares = (passes.len() - pass) as u32;
         let pass_config = Config {
             time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed()) / shares),
-            node_limit: config.node_limit.map(|n| n.saturating_sub(spent.expanded) / u64::from(shares)),
+            node_limit: forward_nodes.map(|n| n.saturating_sub(spent.expanded) / u64::from(shares)),
             ..config.clone()
         };
         let run_config = if limited { &pass_config } else { config };
@@ -192,6 +181,11 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
             r => break r,
         }
     };
+    let backward = learned.backward.stats();
+    match &mut result {
+        Ok(solution) => solution.stats.add(&backward),
+        Err(e) => e.stats_mut().add(&backward),
+    }
     let seconds = started.elapsed().as_secs_f64();
     match &mut result {
         Ok(solution) => solution.stats.seconds = seconds,
@@ -199,12 +193,6 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     }
     result
 }
-
-/// The backward searches' share of the limits, as a divisor (each order gets an equal part):
-/// Sasquatch at 10 s 30 with a tenth, 31 with a fifth, XSokoban 67 with either.
-const PULL_SHARE: u32 = 5;
-/// The backward search's expansions when no limit is set.
-const PULL_EXPANSIONS: u64 = 100_000;
 
 /// The passes' weights (see the module docs): the first with the hotspot advisor (unless
 /// `config` turns it off) and a mild distance advisor, the second with a full-strength

@@ -20,7 +20,7 @@ use super::features::{Cell, Features};
 use super::hotspots::Hotspots;
 use super::macros::{MacroMove, Macros};
 use super::packing::PackingPlan;
-use super::pull::PullTree;
+use super::pull::{Backward, Found};
 use super::raw::{NONE, RawIndex};
 use super::way::Way;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
@@ -137,20 +137,21 @@ impl Search {
 
 /// What the searches of one level learn and pass on: the deadlock patterns, the exhaustive
 /// searches that proved nothing (so the second pass does not repeat them), and the states the
-/// backward search reached (every one solvable by undoing its pulls).
+/// backward searches, which grow beside the forward passes (every state they reach is solvable
+/// by undoing its pulls).
 pub struct Learned {
     exhaust: Exhaust,
     patterns: Patterns,
-    pulls: Vec<PullTree>,
+    pub backward: Backward,
 }
 
 impl Learned {
-    pub fn new(a: &Analysis, pulls: Vec<PullTree>) -> Learned {
-        Learned { exhaust: Exhaust::new(a), patterns: Patterns::new(a), pulls }
+    pub fn new(a: &Analysis, backward: Backward) -> Learned {
+        Learned { exhaust: Exhaust::new(a), patterns: Patterns::new(a), backward }
     }
 
     fn bytes(&self) -> usize {
-        self.exhaust.bytes() + self.patterns.bytes() + self.pulls.iter().map(PullTree::bytes).sum::<usize>()
+        self.exhaust.bytes() + self.patterns.bytes() + self.backward.bytes()
     }
 }
 
@@ -635,6 +636,16 @@ pub fn run(
             if let Some(p) = &config.progress {
                 p.store(search.stats.expanded, atomic::Ordering::Relaxed);
             }
+            // The backward searches keep pace, and meet the forward states made so far.
+            let stop = &mut || stop_reason(config, started).is_some();
+            if let Some((i, found)) = learned.backward.advance(a, stop, |w, p, h| search.find(w, p, h)) {
+                let (goal, id) = match found {
+                    Found::Start(id) => (ROOT, id),
+                    Found::Forward { id, node } => (node, id),
+                };
+                let tail = learned.backward.pushes_from(a, i, id);
+                return finish(level, a, &search, &mut macros, goal, &tail, started);
+            }
 
             let node = search.nodes[id as usize];
             search.nodes[id as usize].expanded = true;
@@ -769,9 +780,7 @@ pub fn run(
                         }
                     };
                     // A state the backward search reached: undoing its pulls solves it.
-                    let met = h.and_then(|_| {
-                        learned.pulls.iter().find_map(|t| Some((t, t.find(&child_key, regions.player, hash)?)))
-                    });
+                    let met = h.and_then(|_| learned.backward.find(&child_key, regions.player, hash));
                     if let Some(h) = h {
                         search.stats.generated += 1;
                         if h == 0 || met.is_some() {
@@ -790,7 +799,7 @@ pub fn run(
                                 weight: node.weight,
                             };
                             let goal = search.insert(&child_key, child, hash);
-                            let tail = met.map(|(t, y)| t.pushes_from(a, y)).unwrap_or_default();
+                            let tail = met.map(|(i, y)| learned.backward.pushes_from(a, i, y)).unwrap_or_default();
                             return finish(level, a, &search, &mut macros, goal, &tail, started);
                         }
                         let cell = features.cell(plan, &occupied, regions.count, child_on_goals);
