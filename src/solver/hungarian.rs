@@ -93,6 +93,12 @@ impl Hungarian {
         Some(total)
     }
 
+    /// The optimum of the saved problem (the sum of its duals: square and feasible problems
+    /// only), or `None` when nothing was saved.
+    pub fn saved_value(&self) -> Option<i64> {
+        (!self.saved_p.is_empty()).then_some(self.saved_sum)
+    }
+
     /// Remembers the duals and matching of the last solve, for [`Hungarian::resolve_row`].
     pub fn save(&mut self) {
         self.saved_u.clone_from(&self.u);

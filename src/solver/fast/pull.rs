@@ -138,15 +138,16 @@ struct Open {
     order: Order,
     greedy: Queue,
     cells: BTreeMap<PullCell, Queue>,
-    /// The cell visited last.
+    /// The cell visited last, and the one before it.
     cursor: Option<PullCell>,
+    before: Option<PullCell>,
     /// Entries in the cells' heaps.
     queued: usize,
 }
 
 impl Open {
     fn new(order: Order) -> Open {
-        Open { order, greedy: Queue::new(), cells: BTreeMap::new(), cursor: None, queued: 0 }
+        Open { order, greedy: Queue::new(), cells: BTreeMap::new(), cursor: None, before: None, queued: 0 }
     }
 
     fn push(&mut self, h: u32, cell: PullCell, id: u32) {
@@ -167,13 +168,15 @@ impl Open {
         self.greedy.capacity() * entry + self.queued * entry * 2 + self.cells.len() * 64
     }
 
-    fn pop(&mut self) -> Option<u32> {
-        let Reverse((_, Reverse(id))) = match self.order {
-            Order::Greedy => self.greedy.pop()?,
+    /// The next state: (its key, its cell, its id).
+    fn pop(&mut self) -> Option<(u32, PullCell, u32)> {
+        let (Reverse((h, Reverse(id))), cell) = match self.order {
+            Order::Greedy => (self.greedy.pop()?, (0, 0)),
             Order::Cells => {
                 let after = self.cursor.map_or(Bound::Unbounded, Bound::Excluded);
                 let next = self.cells.range((after, Bound::Unbounded)).next().or_else(|| self.cells.iter().next());
                 let cell = *next?.0;
+                self.before = self.cursor;
                 self.cursor = Some(cell);
                 let queue = self.cells.get_mut(&cell)?;
                 let entry = queue.pop()?;
@@ -181,10 +184,15 @@ impl Open {
                 if queue.is_empty() {
                     self.cells.remove(&cell);
                 }
-                entry
+                (entry, cell)
             }
         };
-        Some(id)
+        Some((h, cell, id))
+    }
+
+    /// Takes back the turn of the last pop's cell: its state was dropped or put back.
+    fn undo_turn(&mut self) {
+        self.cursor = self.before;
     }
 }
 
@@ -254,8 +262,13 @@ pub struct Puller {
     rows: Vec<u16>,
     /// An expansion's pulls: (row, the box's new square, the player's, direction).
     pulls: Vec<(usize, usize, usize, u8)>,
-    /// The state whose matching `hungarian` holds, `ROOT` when none.
-    solved_for: u32,
+    /// Whether `hungarian` holds a saved matching of the boxes in `rows`.
+    saved: bool,
+    /// Scratch for [`Puller::match_rows`]: marks per square, the rows whose box left, the
+    /// boxes that came.
+    mark: Vec<bool>,
+    gone: Vec<usize>,
+    came: Vec<u16>,
 }
 
 impl Puller {
@@ -287,7 +300,10 @@ impl Puller {
             boxes: Vec::with_capacity(k),
             rows: Vec::with_capacity(k),
             pulls: Vec::new(),
-            solved_for: ROOT,
+            saved: false,
+            mark: vec![false; n],
+            gone: Vec::new(),
+            came: Vec::new(),
         };
         if k == 0 || k != a.goals() || starts.iter().any(|&s| s as usize >= a.live()) {
             return puller;
@@ -367,7 +383,8 @@ impl Puller {
             return Some(Found::Start(id));
         }
         let (n, k) = (a.squares(), self.k);
-        for _ in 0..expansions {
+        let mut done = 0;
+        while done < expansions {
             if self.finished || stop() {
                 break;
             }
@@ -375,12 +392,10 @@ impl Puller {
                 self.finished = true;
                 break;
             }
-            let Some(id) = self.open.pop() else {
+            let Some((h, cell, id)) = self.open.pop() else {
                 self.finished = true;
                 break;
             };
-            self.expanded += 1;
-            stats.expanded += 1;
             let p = &mut *self;
             p.key.copy_from_slice(p.tree.key(id));
             p.boxes.clear();
@@ -394,6 +409,23 @@ impl Puller {
             for &b in &p.boxes {
                 p.occupied[b as usize] = 1;
             }
+            // States are queued under a lower bound of their matching (see `expand`): a state
+            // whose exact matching is higher goes back under it, one without any is dropped,
+            // and neither uses up its cell's turn. States leave in the order exact bounds give.
+            let exact = p.match_rows(k, n);
+            if exact.is_none_or(|e| e > i64::from(h)) {
+                for &b in &p.boxes {
+                    p.occupied[b as usize] = 0;
+                }
+                if let Some(e) = exact {
+                    p.open.push(e as u32, cell, id);
+                }
+                p.open.undo_turn();
+                continue;
+            }
+            done += 1;
+            p.expanded += 1;
+            stats.expanded += 1;
             let found = p.expand(a, id, n, k, stats, &forward);
             for &b in &p.boxes {
                 p.occupied[b as usize] = 0;
@@ -403,6 +435,51 @@ impl Puller {
             }
         }
         None
+    }
+
+    /// The matching of the loaded state (`boxes`, marked in `occupied`) to the start squares,
+    /// saved in `hungarian` with its boxes in `rows`, or `None` when there is none (then
+    /// nothing is saved). Re-solved from the saved matching (`saved`) one changed row at a
+    /// time when fewer than half the boxes moved, else from scratch: the same optimum either
+    /// way, so the search does not depend on which.
+    fn match_rows(&mut self, k: usize, n: usize) -> Option<i64> {
+        let dist = &self.dist;
+        let cost = |s: usize, t: usize| cost(dist, n, s, t);
+        if self.saved {
+            self.gone.clear();
+            self.gone.extend((0..k).filter(|&r| self.occupied[self.rows[r] as usize] == 0));
+            if self.gone.len() * 2 < k {
+                for &b in &self.rows {
+                    self.mark[b as usize] = true;
+                }
+                self.came.clear();
+                self.came.extend(self.boxes.iter().copied().filter(|&b| !self.mark[b as usize]));
+                for &b in &self.rows {
+                    self.mark[b as usize] = false;
+                }
+                let mut value = self.hungarian.saved_value();
+                for (&row, &b) in self.gone.iter().zip(&self.came) {
+                    self.rows[row] = b;
+                    let rows = &self.rows;
+                    value = self.hungarian.resolve_row(k, row, |r, t| cost(rows[r] as usize, t));
+                    if value.is_none() {
+                        break;
+                    }
+                    self.hungarian.save();
+                }
+                if value.is_some() {
+                    return value;
+                }
+            }
+        }
+        self.rows.clone_from(&self.boxes);
+        let rows = &self.rows;
+        let value = self.hungarian.solve(k, k, |r, t| cost(rows[r] as usize, t));
+        self.saved = value.is_some();
+        if self.saved {
+            self.hungarian.save();
+        }
+        value
     }
 
     /// Expands state `id` (loaded into `key`, `boxes` and `occupied`).
@@ -415,32 +492,10 @@ impl Puller {
         stats: &mut Stats,
         forward: &impl Fn(&[u64], u16, u32) -> Option<u32>,
     ) -> Option<Found> {
+        // `hungarian` holds the state's matching (see `step`), with its boxes in `rows`.
+        let node = self.tree.nodes[id as usize];
         let dist = &self.dist;
         let cost = |s: usize, t: usize| cost(dist, n, s, t);
-        // The matching's duals: re-solved from the parent's in O(boxes²) when the parent was
-        // the state expanded last (greedy goes on from it more often than not), else from
-        // scratch in O(boxes³). The rows keep the order of the duals they were solved with.
-        let node = self.tree.nodes[id as usize];
-        let moved = (node.parent != ROOT && node.parent == self.solved_for)
-            .then(|| {
-                let from = a.nb(node.to as usize, Dir::ALL[node.dir as usize].opposite());
-                self.rows.iter().position(|&b| b == from)
-            })
-            .flatten();
-        let rows = &mut self.rows;
-        let matched = match moved {
-            Some(row) => {
-                rows[row] = node.to;
-                self.hungarian.resolve_row(k, row, |r, t| cost(rows[r] as usize, t))
-            }
-            None => {
-                rows.clone_from(&self.boxes);
-                self.hungarian.solve(k, k, |r, t| cost(rows[r] as usize, t))
-            }
-        };
-        self.solved_for = if matched.is_some() { id } else { ROOT };
-        matched?;
-        self.hungarian.save();
         self.reach.flood(a, &self.occupied, node.player as usize);
         // The pulls: the player stands next to a box and steps away from it, dragging it.
         // In box order (the rows' order depends on which states were expanded before).
@@ -463,9 +518,10 @@ impl Puller {
         for &(row, to, step, di) in &self.pulls {
             let rows = &self.rows;
             let from = rows[row] as usize;
-            let Some(h) =
-                self.hungarian.resolve_row(k, row, |r, t| cost(if r == row { to } else { rows[r] as usize }, t))
-            else {
+            // A lower bound of the child's matching in O(boxes) from this state's duals; made
+            // exact if the child is ever picked. Most children never are.
+            let bound = self.hungarian.row_bound(k, row, |r, t| cost(if r == row { to } else { rows[r] as usize }, t));
+            let Some(h) = bound.filter(|&h| h < FORBIDDEN) else {
                 continue;
             };
             self.occupied[from] = 0;
@@ -494,7 +550,7 @@ impl Puller {
             }
             let off_goals = off_goals + usize::from(from < a.goals()) - usize::from(to < a.goals());
             let on_starts: u32 = child.iter().zip(&self.target).map(|(x, y)| (x & y).count_ones()).sum();
-            self.open.push(h as u32, (off_goals as u16, on_starts as u16), kid);
+            self.open.push(h.clamp(0, i64::from(u32::MAX)) as u32, (off_goals as u16, on_starts as u16), kid);
         }
         None
     }
@@ -691,6 +747,37 @@ mod tests {
             assert!(stats.expanded > 0 && stats.expanded < 100_000, "{stats:?}");
             // Checked before each expansion; a table that doubles can overshoot once.
             assert!(puller.bytes() <= 2 * max + 16 * 1024, "{}", puller.bytes());
+        }
+    }
+
+    #[test]
+    fn the_warm_matching_equals_a_fresh_one() {
+        // States of a grown tree, in the order they were made (consecutive ones differ by a
+        // box or a few), then in an order that jumps around it (most differ by many): the
+        // matching re-solved from the last one's duals, or from scratch, equals a fresh solve
+        // every time, including when there is none.
+        let text = include_str!("../../../data/sasquatch.xsb");
+        let level = parse_levels(text).unwrap().remove(4);
+        let a = Analysis::new(&level);
+        let mut p = Puller::new(&level, &a, Order::Greedy);
+        p.step(&a, 2_000, usize::MAX, &mut Stats::default(), &mut || false, |_, _, _| None);
+        let (n, k) = (a.squares(), p.k);
+        let states = p.tree().len();
+        assert!(states > 1_000);
+        let mut fresh = Hungarian::default();
+        for id in (0..300).chain((0..300).map(|i| i * 7919 % states)) {
+            let id = id as u32;
+            let key = p.tree.key(id).to_vec();
+            p.boxes = (0..a.live() as u16).filter(|&s| key[s as usize / 64] >> (s % 64) & 1 == 1).collect();
+            for &b in &p.boxes {
+                p.occupied[b as usize] = 1;
+            }
+            let warm = p.match_rows(k, n);
+            let expected = fresh.solve(k, k, |r, t| cost(&p.dist, n, p.boxes[r] as usize, t));
+            assert_eq!(warm, expected, "state {id}");
+            for &b in &p.boxes {
+                p.occupied[b as usize] = 0;
+            }
         }
     }
 
