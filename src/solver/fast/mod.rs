@@ -51,8 +51,8 @@
 //!   forward state equal to a backward one is a solution (the searches meet). Goal areas jam forwards and never backwards (a pulled box
 //!   can always be pushed back), so levels whose difficulty is the packing often fall this
 //!   way: Sasquatch at 10 s 25 → 31 (BENCHMARKS.md, round eight). `--no-pulls` turns it off.
-//! - **Two passes** ([`solve_from`]), each with half the limits (the second gets what the first
-//!   left), sharing the plan and what the first learned:
+//! - **Two passes** ([`solve_from`]), the first with three fifths of the limits (the second
+//!   gets what the first left), sharing the plan and what the first learned:
 //!   1. packing, connectivity and the opener cost 0, hotspots 1, distance 2, any other move 3;
 //!   2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
 //!      cells count the boxes on goals too (the `filled` feature).
@@ -156,15 +156,15 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     let forward_nodes = config.node_limit.map(|n| n.saturating_sub(backward.reserved()));
     // Deadlock patterns learned by one pass hold in the next, and the backward trees go on.
     let mut learned = search::Learned::new(a, backward);
-    // Each pass gets an equal share of what is left of the limits; without any limit the
-    // first pass is the whole search.
+    // The first pass gets [`FIRST_PASS`] of the limits, the second what is left; without any
+    // limit the first pass is the whole search.
     let mut spent = Stats::default();
     let mut pass = 0;
     let mut result = loop {
-        let shares = (passes.len() - pass) as u32;
+        let (part, whole) = if pass + 1 < passes.len() { FIRST_PASS } else { (1, 1) };
         let pass_config = Config {
-            time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed()) / shares),
-            node_limit: forward_nodes.map(|n| n.saturating_sub(spent.expanded) / u64::from(shares)),
+            time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed()) * part / whole),
+            node_limit: forward_nodes.map(|n| n.saturating_sub(spent.expanded) * u64::from(part) / u64::from(whole)),
             ..config.clone()
         };
         let run_config = if limited { &pass_config } else { config };
@@ -193,6 +193,11 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     }
     result
 }
+
+/// The first pass's share of the limits, as a fraction: XSokoban at 10 s 66 with a half, 67
+/// with three fifths (gaining 31, which pass 1 solves in 4–6 s), 66 with seven tenths (losing
+/// 85, which pass 2 solves); Sasquatch 31 with each (BENCHMARKS.md, round nine).
+const FIRST_PASS: (u32, u32) = (3, 5);
 
 /// The passes' weights (see the module docs): the first with the hotspot advisor (unless
 /// `config` turns it off) and a mild distance advisor, the second with a full-strength

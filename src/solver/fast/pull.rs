@@ -17,6 +17,13 @@
 //!   forward state is looked up in the backward trees, each new backward state in the forward
 //!   table.
 //!
+//! As in the forward search, a child is queued under a lower bound of its matching worked
+//! out in O(boxes) from its parent's duals, and gets the exact matching only when it is picked
+//! (going back to the queue if that is higher): the order exact bounds give, at a fraction of
+//! the cost, since most children are never picked. A picked state's matching is re-solved from
+//! the last one's, one changed box at a time (O(boxes²) each), so a greedy line and its
+//! siblings never pay for a matching from scratch.
+//!
 //! A [`Puller`] is resumable, and [`Backward`] runs both beside the forward search, a slice at
 //! a time, so that each takes a tenth of the search's time (or, without a time limit, a fixed
 //! number of expansions per forward expansion, which keeps the search deterministic). Run
