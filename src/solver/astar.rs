@@ -232,6 +232,42 @@ pub(crate) fn pushes_then_moves(
     started: Instant,
 ) -> Result<Solution, SolveError> {
     let first = run::<Pushes>(level, a, first, None, None, Stats::default(), started)?;
+    then_moves(level, a, config, first, started)
+}
+
+/// Like [`solve_from`] with the pushes objective, for a level that `found` (a solution not
+/// proven optimal, from the fast engine) solves: the search drops every state that cannot
+/// lead to fewer pushes than `found` has, so when it runs dry `found` is proven push-optimal
+/// (and then shortened in moves like any proven solution), without searching the last layer
+/// for a solution of its length. A solution with fewer pushes, if there is one, is found and
+/// proven as usual.
+pub(crate) fn prove_pushes(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    found: Solution,
+    started: Instant,
+) -> Result<Solution, SolveError> {
+    let known = u32::try_from(found.pushes).unwrap_or(u32::MAX);
+    let first = match run::<Pushes>(level, a, config, None, Some(known), Stats::default(), started) {
+        Ok(better) => better,
+        // Nothing has fewer pushes: `found` is push-optimal.
+        Err(SolveError::Unsolvable(stats)) => Solution { stats, optimal: Some(Pushes::OPTIMALITY), ..found },
+        Err(e) => return Err(e),
+    };
+    then_moves(level, a, config, first, started)
+}
+
+/// The second half of the pushes objective: `first`, a push-optimal solution, with its walks
+/// shortened and the fewest moves among push-optimal solutions proven when the limits allow
+/// (see [`solve`]).
+fn then_moves(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    first: Solution,
+    started: Instant,
+) -> Result<Solution, SolveError> {
     if !config.moves_tiebreak {
         return Ok(first);
     }
@@ -580,4 +616,40 @@ fn finish<M: Metric>(
         optimal: Some(M::OPTIMALITY),
         stats,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    /// The solution that `lurd` spells, not proven optimal.
+    fn replay(level: &Level, lurd: &str) -> Solution {
+        let mut position = crate::rules::Position::start(level);
+        let mut moves = Vec::new();
+        for letter in crate::lurd::decode(lurd).unwrap() {
+            let (next, step) = position.step(level, letter.dir).unwrap();
+            moves.push(step);
+            position = next;
+        }
+        assert!(position.is_solved(level), "{lurd}");
+        let pushes = lurd.chars().filter(char::is_ascii_uppercase).count();
+        let cost = cost_of(level, level.weights(), &moves);
+        Solution { moves, lurd: lurd.to_string(), pushes, cost, optimal: None, stats: Stats::default() }
+    }
+
+    #[test]
+    fn a_known_solution_is_proven_or_beaten() {
+        // The box needs two pushes to the right; the long way pushes it down and back up first.
+        let level = parse_levels("########\n#      #\n#  $ . #\n#   @  #\n#      #\n########\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let config = Config { moves_tiebreak: false, ..Config::default() };
+        let short = replay(&level, "lluRR");
+        let proven = prove_pushes(&level, &a, &config, short, Instant::now()).unwrap();
+        // Nothing has fewer than two pushes: the known solution itself, now proven.
+        assert_eq!((proven.lurd.as_str(), proven.optimal), ("lluRR", Some(Optimality::Pushes)));
+        let long = replay(&level, "uulDlddrUluRR");
+        let beaten = prove_pushes(&level, &a, &config, long, Instant::now()).unwrap();
+        assert_eq!((beaten.pushes, beaten.optimal), (2, Some(Optimality::Pushes)));
+    }
 }

@@ -117,8 +117,10 @@ fn analysed(level: &Level, config: &Config) -> Result<(Analysis, std::time::Inst
 /// 1. A* under a tenth of the limits: levels whose proof is quick are done (the proof of the
 ///    fewest moves among them, which follows, gets the whole limits).
 /// 2. Otherwise the fast engine with what is left; a solution it finds goes to A* again,
-///    from scratch, with the rest of the limits, which replaces it with a proven one when it
-///    ends in time (else the fast solution is returned, `optimal` null).
+///    from scratch, with the rest of the limits and the solution's pushes as a bound (states
+///    that cannot do better are dropped, so a search that runs dry proves the fast solution
+///    push-optimal), which replaces it with a proven one when it ends in time (else the fast
+///    solution is returned, `optimal` null).
 ///
 /// The reported counters are those of every run added up (the returned solution's search and
 /// the ones before it), and the seconds are the whole solve's.
@@ -168,7 +170,7 @@ fn auto(
             node_limit: config.node_limit.or(config.time_limit.map_or(Some(AUTO_NODES), |_| None)),
             ..config.clone()
         };
-        match astar::solve_from(level, analysis, &proving, Objective::Pushes, started) {
+        match astar::prove_pushes(level, analysis, &proving, found.clone(), started) {
             // The proof replaces the fast solution; the fast engine's nodes still count.
             Ok(proven) => {
                 spent.add(&found.stats);
