@@ -79,6 +79,7 @@
 mod corral;
 mod features;
 mod hotspots;
+mod keyed;
 mod macros;
 mod packing;
 mod pull;

@@ -37,10 +37,9 @@ use std::collections::{BTreeMap, BinaryHeap};
 use std::ops::Bound;
 use std::time::{Duration, Instant};
 
-use hashbrown::HashTable;
-
+use super::keyed::{self, Keyed, hash_key};
 use super::raw::{NONE, RawIndex};
-use super::search::{Reach, hash_key, spread};
+use super::search::Reach;
 use crate::analysis::Analysis;
 use crate::level::{Dir, Level};
 use crate::solver::expand::Push;
@@ -60,50 +59,46 @@ struct PullNode {
     player: u16,
 }
 
+impl keyed::Node for PullNode {
+    fn player(&self) -> u16 {
+        self.player
+    }
+}
+
 /// The states the backward search reached, by full key, with their pulls back to the solved
 /// position.
 pub struct PullTree {
-    stride: usize,
-    nodes: Vec<PullNode>,
-    keys: Vec<u64>,
-    table: HashTable<(u32, u32)>,
+    states: Keyed<PullNode>,
 }
 
 impl PullTree {
     /// A tree with no states: meets nothing.
     pub fn empty(a: &Analysis) -> PullTree {
-        PullTree { stride: a.live().div_ceil(64).max(1), nodes: Vec::new(), keys: Vec::new(), table: HashTable::new() }
+        PullTree { states: Keyed::new(a) }
     }
 
     fn key(&self, node: u32) -> &[u64] {
-        let i = node as usize * self.stride;
-        &self.keys[i..i + self.stride]
+        self.states.key(node)
     }
 
     /// The state with box bitset `words` and normalised player `player` (hashed by
     /// [`hash_key`]), if the search reached it.
     pub fn find(&self, words: &[u64], player: u16, hash: u32) -> Option<u32> {
-        self.table
-            .find(spread(hash), |&(n, h)| h == hash && self.nodes[n as usize].player == player && self.key(n) == words)
-            .map(|&(n, _)| n)
+        self.states.find(words, player, hash)
     }
 
     fn insert(&mut self, words: &[u64], node: PullNode, hash: u32) -> u32 {
-        let id = self.nodes.len() as u32;
-        self.nodes.push(node);
-        self.keys.extend_from_slice(words);
-        self.table.insert_unique(spread(hash), (id, hash), |&(_, h)| spread(h));
-        id
+        self.states.insert(words, node, hash)
     }
 
     /// States stored.
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.states.len()
     }
 
     /// Bytes held.
     pub fn bytes(&self) -> usize {
-        self.keys.capacity() * 8 + self.nodes.capacity() * std::mem::size_of::<PullNode>() + self.table.capacity() * 9
+        self.states.bytes()
     }
 
     /// The pushes that take state `id` to the solved position: its pulls undone, last first.
@@ -111,7 +106,7 @@ impl PullTree {
         let mut pushes = Vec::new();
         let mut at = id;
         while at != ROOT {
-            let node = self.nodes[at as usize];
+            let node = self.states.nodes[at as usize];
             if node.parent == ROOT {
                 break;
             }
@@ -285,7 +280,7 @@ impl Puller {
     pub fn new(level: &Level, a: &Analysis, order: Order) -> Puller {
         let n = a.squares();
         let tree = PullTree::empty(a);
-        let words = tree.stride;
+        let words = keyed::words(a);
         let mut starts: Vec<u16> = level.boxes().iter().map(|&b| a.index_of(b) as u16).collect();
         starts.sort_unstable();
         let k = starts.len();
@@ -500,7 +495,7 @@ impl Puller {
         forward: &impl Fn(&[u64], u16, u32) -> Option<u32>,
     ) -> Option<Found> {
         // `hungarian` holds the state's matching (see `step`), with its boxes in `rows`.
-        let node = self.tree.nodes[id as usize];
+        let node = self.tree.states.nodes[id as usize];
         let dist = &self.dist;
         let cost = |s: usize, t: usize| cost(dist, n, s, t);
         self.reach.flood(a, &self.occupied, node.player as usize);

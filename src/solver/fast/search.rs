@@ -13,11 +13,10 @@ use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::atomic;
 use std::time::Instant;
 
-use hashbrown::HashTable;
-
 use super::corral::CorralCheck;
 use super::features::{Cell, Features};
 use super::hotspots::Hotspots;
+use super::keyed::{self, Keyed, hash_key};
 use super::macros::{MacroMove, Macros};
 use super::packing::PackingPlan;
 use super::pull::{Backward, Found};
@@ -65,66 +64,46 @@ struct Child {
     existing: Option<u32>,
 }
 
-pub(super) fn hash_key(words: &[u64], player: u16) -> u32 {
-    let mut h: u64 = u64::from(player).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    for &w in words {
-        h = (h.rotate_left(26) ^ w).wrapping_mul(0x517C_C1B7_2722_0A95);
-    }
-    (h >> 32) as u32
-}
-
-pub(super) fn spread(h: u32) -> u64 {
-    u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
 /// A cell's queue, smallest (weight, bound) first; ties go to the newest state, which carries
 /// on the line the search just followed (XSokoban at 10,000 expansions: 47 against 45 for the
 /// oldest first; Microban II 120 against 118; Sasquatch 13 against 14).
 type Heap = BinaryHeap<Reverse<(u32, u32, Reverse<u32>)>>;
 
 struct Search {
-    stride: usize,
-    nodes: Vec<Node>,
-    keys: Vec<u64>,
-    table: HashTable<(u32, u32)>,
+    states: Keyed<Node>,
     cells: BTreeMap<Cell, Heap>,
     queued: usize,
     stats: Stats,
 }
 
+impl keyed::Node for Node {
+    fn player(&self) -> u16 {
+        self.player
+    }
+}
+
 impl Search {
     fn key(&self, node: u32) -> &[u64] {
-        let i = node as usize * self.stride;
-        &self.keys[i..i + self.stride]
+        self.states.key(node)
     }
 
     fn find(&self, words: &[u64], player: u16, hash: u32) -> Option<u32> {
-        self.table
-            .find(spread(hash), |&(n, h)| h == hash && self.nodes[n as usize].player == player && self.key(n) == words)
-            .map(|&(n, _)| n)
+        self.states.find(words, player, hash)
     }
 
     fn insert(&mut self, words: &[u64], node: Node, hash: u32) -> u32 {
-        let id = self.nodes.len() as u32;
-        self.nodes.push(node);
-        self.keys.extend_from_slice(words);
-        self.table.insert_unique(spread(hash), (id, hash), |&(_, h)| spread(h));
-        id
+        self.states.insert(words, node, hash)
     }
 
     fn bytes(&self) -> usize {
-        self.keys.capacity() * 8
-            + self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.table.capacity() * 9
-            + self.queued * 16
-            + self.cells.len() * 64
+        self.states.bytes() + self.queued * 16 + self.cells.len() * 64
     }
 
     fn finish_stats(&self, started: Instant) -> Stats {
         let mut st = self.stats.clone();
-        st.stored_states = self.nodes.len() as u64;
+        st.stored_states = self.states.len() as u64;
         st.peak_bytes = st.peak_bytes.max(self.bytes() as u64);
-        st.bytes_per_state = self.bytes() as f64 / self.nodes.len().max(1) as f64;
+        st.bytes_per_state = self.bytes() as f64 / self.states.len().max(1) as f64;
         st.seconds = started.elapsed().as_secs_f64();
         st
     }
@@ -422,19 +401,11 @@ pub fn run(
 ) -> Result<Solution, SolveError> {
     let started = Instant::now();
     let n = a.squares();
-    let words = a.live().div_ceil(64).max(1);
+    let words = keyed::words(a);
     let mut features = Features::new(a, weights.filled);
     let mut macros = Macros::new(n);
     let mut hungarian = Hungarian::default();
-    let mut search = Search {
-        stride: words,
-        nodes: Vec::new(),
-        keys: Vec::new(),
-        table: HashTable::new(),
-        cells: BTreeMap::new(),
-        queued: 0,
-        stats: Stats::default(),
-    };
+    let mut search = Search { states: Keyed::new(a), cells: BTreeMap::new(), queued: 0, stats: Stats::default() };
     let memory_limit = config.memory_limit.unwrap_or(usize::MAX);
 
     // The root.
@@ -522,7 +493,7 @@ pub fn run(
                 if heap.is_empty() {
                     search.cells.remove(cell);
                 }
-                let node = &search.nodes[id as usize];
+                let node = &search.states.nodes[id as usize];
                 if node.expanded || node.weight != weight {
                     continue;
                 }
@@ -578,7 +549,7 @@ pub fn run(
                         return Err(stopped(config, started, search.finish_stats(started)));
                     }
                     Ok(None) => {
-                        search.nodes[id as usize].expanded = true;
+                        search.states.nodes[id as usize].expanded = true;
                         search.stats.pruned_no_matching += 1;
                     }
                     Ok(Some(exact)) if exact > i64::from(h) => search.enqueue(*cell, weight, exact as u32, id),
@@ -593,7 +564,7 @@ pub fn run(
             // A state every push sequence from which soon ends in a deadlock is dropped before
             // it costs an expansion (see `crate::solver::exhaust`).
             if config.dead_search {
-                let node = search.nodes[id as usize];
+                let node = search.states.nodes[id as usize];
                 squares.clear();
                 squares.extend(boxes.iter().map(|&b| Sq::new(b as usize)));
                 for &b in &boxes {
@@ -610,7 +581,7 @@ pub fn run(
                     occupied[b as usize] = 0;
                 }
                 if dead {
-                    search.nodes[id as usize].expanded = true;
+                    search.states.nodes[id as usize].expanded = true;
                     search.stats.pruned_corral += 1;
                     continue;
                 }
@@ -647,8 +618,8 @@ pub fn run(
                 return finish(level, a, &search, &mut macros, goal, &tail, started);
             }
 
-            let node = search.nodes[id as usize];
-            search.nodes[id as usize].expanded = true;
+            let node = search.states.nodes[id as usize];
+            search.states.nodes[id as usize].expanded = true;
             // Load the state (`boxes` holds it already).
             key.copy_from_slice(search.key(id));
             for &b in &boxes {
@@ -755,7 +726,7 @@ pub fn run(
                     }
                     // A state expanded already gains nothing from another path (weights only
                     // matter before expansion), so it gets no matching and no advice.
-                    let expanded = existing.is_some_and(|e| search.nodes[e as usize].expanded);
+                    let expanded = existing.is_some_and(|e| search.states.nodes[e as usize].expanded);
                     let child_on_goals = on_goals - usize::from(from < a.goals()) + usize::from(to < a.goals());
                     let h = if expanded {
                         None
@@ -947,7 +918,7 @@ pub fn run(
                 let weight = node.weight + cost;
                 match c.existing {
                     Some(old) => {
-                        let o = &mut search.nodes[old as usize];
+                        let o = &mut search.states.nodes[old as usize];
                         if !o.expanded && weight < o.weight {
                             o.weight = weight;
                             o.parent = id;
@@ -1000,8 +971,8 @@ fn finish(
 ) -> Result<Solution, SolveError> {
     let mut line = Vec::new();
     let mut at = goal;
-    while at != ROOT && search.nodes[at as usize].parent != ROOT {
-        let node = search.nodes[at as usize];
+    while at != ROOT && search.states.nodes[at as usize].parent != ROOT {
+        let node = search.states.nodes[at as usize];
         line.push(MacroMove { from: node.from, to: node.to, dir: node.dir, pushes: 0, splits: 0 });
         at = node.parent;
     }
