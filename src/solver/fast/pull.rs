@@ -588,9 +588,10 @@ pub struct Backward {
     stats: Stats,
 }
 
-/// Each backward search's share of the limits, as a divisor: Sasquatch at 10 s 30 with a
-/// tenth, 31 with a fifth (both searches together), XSokoban 67 with either (round eight, run
-/// before the forward search).
+/// Each backward search's share of the limits, as a divisor. Interleaved, at 10 s per level
+/// (`fast`, BENCHMARKS.md round nine): a tenth each, Sasquatch 31 and XSokoban 67; a seventh,
+/// 31 and 67 (+18 −31); a fifth, 32 (+33) and 65 (+18 −31 −61 −85): the forward passes solve
+/// XSokoban's last levels late, and lose them to a larger share.
 const SHARE: u32 = 10;
 /// Expansions per slice when paced by the clock (a millisecond or so).
 const SLICE: u64 = 128;
