@@ -73,6 +73,18 @@ pub fn words(a: &Analysis) -> usize {
     a.live().div_ceil(64).max(1)
 }
 
+/// The box squares of key `words`, in increasing order, into `out`.
+pub fn boxes_of(words: &[u64], out: &mut Vec<u16>) {
+    out.clear();
+    for (w, &word) in words.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            out.push((w * 64 + bits.trailing_zeros() as usize) as u16);
+            bits &= bits - 1;
+        }
+    }
+}
+
 /// The hash of a state: its box bitset `words` and normalised player square.
 pub fn hash_key(words: &[u64], player: u16) -> u32 {
     let mut h: u64 = u64::from(player).wrapping_mul(0x9E37_79B9_7F4A_7C15);

@@ -48,9 +48,10 @@
 //!   one greedy, one cycling over feature cells (boxes off the goals, boxes on start squares),
 //!   each taking a tenth of the time, a slice between forward expansions. Reaching the start
 //!   solves the level outright (undoing the pulls); otherwise their states are kept, and a
-//!   forward state equal to a backward one is a solution (the searches meet). Goal areas jam forwards and never backwards (a pulled box
-//!   can always be pushed back), so levels whose difficulty is the packing often fall this
-//!   way: Sasquatch at 10 s 25 → 31 (BENCHMARKS.md, round eight). `--no-pulls` turns it off.
+//!   forward state equal to a backward one is a solution (the searches meet). Goal areas jam
+//!   forwards and never backwards (a pulled box can always be pushed back), so levels whose
+//!   difficulty is the packing often fall this way: Sasquatch at 10 s 25 → 31 (BENCHMARKS.md,
+//!   round eight). `--no-pulls` turns it off.
 //! - **Two passes** ([`solve_from`]), the first with three fifths of the limits (the second
 //!   gets what the first left), sharing the plan and what the first learned:
 //!   1. packing, connectivity and the opener cost 0, hotspots 1, distance 2, any other move 3;
@@ -146,13 +147,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     };
     let limited = config.time_limit.is_some() || config.node_limit.is_some();
     // The backward searches grow beside the passes, at their pace and under their share.
-    let backward = if config.fast_pulls {
-        let left =
-            Config { time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())), ..config.clone() };
-        pull::Backward::new(level, a, &left)
-    } else {
-        pull::Backward::none()
-    };
+    let backward = if config.fast_pulls { pull::Backward::new(level, a, config) } else { pull::Backward::none() };
     // The forward passes' nodes: what the backward searches may not take.
     let forward_nodes = config.node_limit.map(|n| n.saturating_sub(backward.reserved()));
     // Deadlock patterns learned by one pass hold in the next, and the backward trees go on.
@@ -182,16 +177,13 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
             r => break r,
         }
     };
-    let backward = learned.backward.stats();
-    match &mut result {
-        Ok(solution) => solution.stats.add(&backward),
-        Err(e) => e.stats_mut().add(&backward),
-    }
-    let seconds = started.elapsed().as_secs_f64();
-    match &mut result {
-        Ok(solution) => solution.stats.seconds = seconds,
-        Err(e) => e.stats_mut().seconds = seconds,
-    }
+    // The backward searches' counters join the passes'; the time is the whole solve's.
+    let stats = match &mut result {
+        Ok(solution) => &mut solution.stats,
+        Err(e) => e.stats_mut(),
+    };
+    stats.add(&learned.backward.stats());
+    stats.seconds = started.elapsed().as_secs_f64();
     result
 }
 

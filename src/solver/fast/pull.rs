@@ -400,14 +400,7 @@ impl Puller {
             };
             let p = &mut *self;
             p.key.copy_from_slice(p.tree.key(id));
-            p.boxes.clear();
-            for (w, &word) in p.key.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    p.boxes.push((w * 64 + bits.trailing_zeros() as usize) as u16);
-                    bits &= bits - 1;
-                }
-            }
+            keyed::boxes_of(&p.key, &mut p.boxes);
             for &b in &p.boxes {
                 p.occupied[b as usize] = 1;
             }
@@ -771,7 +764,7 @@ mod tests {
         for id in (0..300).chain((0..300).map(|i| i * 7919 % states)) {
             let id = id as u32;
             let key = p.tree.key(id).to_vec();
-            p.boxes = (0..a.live() as u16).filter(|&s| key[s as usize / 64] >> (s % 64) & 1 == 1).collect();
+            keyed::boxes_of(&key, &mut p.boxes);
             for &b in &p.boxes {
                 p.occupied[b as usize] = 1;
             }

@@ -497,14 +497,7 @@ pub fn run(
                 if node.expanded || node.weight != weight {
                     continue;
                 }
-                boxes.clear();
-                for (w, &word) in search.key(id).iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        boxes.push((w * 64 + bits.trailing_zeros() as usize) as u16);
-                        bits &= bits - 1;
-                    }
-                }
+                keyed::boxes_of(search.key(id), &mut boxes);
                 // The matching, over the distances with the boxes frozen on goals as walls (see
                 // `crate::solver::frozen`: such a box never moves again, so a goal room whose
                 // entrance was filled first has no matching), saved for re-solving one row per
