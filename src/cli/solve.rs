@@ -89,6 +89,10 @@ pub struct SearchArgs {
     /// measure its effect).
     #[arg(long)]
     pub no_dead_search: bool,
+    /// Fast engine: push distances over the relaxed push graph (the player anywhere), as A*
+    /// uses them, instead of following the player (to measure the difference).
+    #[arg(long)]
+    pub no_aware_distances: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long)]
@@ -170,6 +174,7 @@ impl SearchArgs {
             fast_hotspots: !self.no_hotspots,
             fast_pulls: !self.no_pulls,
             dead_search: !self.no_dead_search,
+            fast_aware: !self.no_aware_distances,
             moves_tiebreak: !self.no_moves_tiebreak,
         })
     }

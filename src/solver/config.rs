@@ -124,6 +124,10 @@ pub struct Config {
     /// can solve the level alone or meet the forward search (see [`super::fast`]); on by
     /// default, off to measure it.
     pub fast_pulls: bool,
+    /// The fast engine's push distances follow the player (a box moves only where the player
+    /// can get behind it, see [`super::frozen::FrozenTables::player_aware_within`]); on by
+    /// default, off (the relaxed distances A* uses) to measure it.
+    pub fast_aware: bool,
 }
 
 impl Default for Config {
@@ -146,6 +150,7 @@ impl Default for Config {
             fast_hotspots: true,
             dead_search: true,
             fast_pulls: true,
+            fast_aware: true,
         }
     }
 }

@@ -41,6 +41,8 @@ pub struct FrozenTables {
     bytes: usize,
     /// Scratch for the breadth-first searches.
     queue: Vec<Sq>,
+    /// Whether the tables follow the player (see [`FrozenTables::player_aware_within`]).
+    aware: bool,
 }
 
 impl FrozenTables {
@@ -66,7 +68,31 @@ impl FrozenTables {
             }
         }
         let bytes = base.len() * 2;
-        Some(FrozenTables { goals, tables: vec![base], ids: HashMap::new(), bytes, queue: Vec::new() })
+        Some(FrozenTables { goals, tables: vec![base], ids: HashMap::new(), bytes, queue: Vec::new(), aware: false })
+    }
+
+    /// Tables whose distances follow the player: a box moves only when the player can walk
+    /// to the square behind it, with walls, frozen boxes and the box itself in the way (other
+    /// boxes can only get in the way more, so each entry still bounds the pushes from below).
+    /// A box that a corridor lets in only from a side the player cannot reach once the box
+    /// stands in it is kept out, which the relaxed tables miss: a goal off a one-way passage
+    /// that only boxes from one side can fill. Entries can drop by more than one per push (the
+    /// player's side changes), so they suit the fast engine, whose bounds need not be
+    /// consistent, and not A*. `None` when `stop` says so.
+    pub fn player_aware_within(a: &Analysis, stop: &mut impl FnMut() -> bool) -> Option<FrozenTables> {
+        let mut tables = FrozenTables {
+            goals: a.goals(),
+            tables: Vec::new(),
+            ids: HashMap::new(),
+            bytes: 0,
+            queue: Vec::new(),
+            aware: true,
+        };
+        let none = vec![0u64; a.goals().div_ceil(64).max(1)];
+        let base = tables.build(a, &none, stop)?;
+        tables.bytes = base.len() * 2;
+        tables.tables.push(base);
+        Some(tables)
     }
 
     /// Table `id`: entry `s * goals + g` is the pushes from solver square `s` to goal `g`, or
@@ -124,6 +150,9 @@ impl FrozenTables {
     fn build(&mut self, a: &Analysis, frozen: &[u64], stop: &mut impl FnMut() -> bool) -> Option<Box<[u16]>> {
         let goals = self.goals;
         let is_frozen = |s: Sq| a.is_goal(s) && frozen[s.index() / 64] >> (s.index() % 64) & 1 == 1;
+        if self.aware {
+            return player_aware(a, is_frozen, stop);
+        }
         let mut dist = vec![UNREACHABLE; a.goals() * a.squares()].into_boxed_slice();
         for goal in a.all().take(a.goals()) {
             if stop() {
@@ -158,6 +187,108 @@ impl FrozenTables {
         }
         Some(dist)
     }
+}
+
+/// Push distances from every square to every goal (square-major: `s * goals + g`) for a box
+/// alone among the walls and the `blocked` squares, the player walking round it: the fewest
+/// pushes from the box on `s`, the player on any free side of it. Breadth first backwards from
+/// each goal over (square, the part of the floor round the box the player stands in).
+fn player_aware(a: &Analysis, blocked: impl Fn(Sq) -> bool, stop: &mut impl FnMut() -> bool) -> Option<Box<[u16]>> {
+    const NO_GROUP: u8 = u8::MAX;
+    let (n, goals) = (a.squares(), a.goals());
+    let free = |t: Option<Sq>| t.filter(|&t| !blocked(t));
+    // The parts of the floor round each square with a box on it: the label of each side.
+    let mut groups = vec![[NO_GROUP; 4]; n];
+    let mut mark = vec![u32::MAX; n];
+    let mut queue: Vec<Sq> = Vec::new();
+    for s in a.all() {
+        if s.index() % 256 == 0 && stop() {
+            return None;
+        }
+        if blocked(s) {
+            continue;
+        }
+        let sides = Dir::ALL.map(|d| free(a.neighbor(s, d)));
+        let mut labels = [NO_GROUP; 4];
+        let mut next = 0u8;
+        for i in 0..4 {
+            let Some(start) = sides[i] else { continue };
+            if labels[i] != NO_GROUP {
+                continue;
+            }
+            labels[i] = next;
+            // Flood from this side (the box on `s` in the way) until every side is labelled.
+            let stamp = (s.index() * 4 + i) as u32;
+            queue.clear();
+            queue.push(start);
+            mark[start.index()] = stamp;
+            let mut head = 0;
+            while head < queue.len() && (i + 1..4).any(|j| sides[j].is_some() && labels[j] == NO_GROUP) {
+                let q = queue[head];
+                head += 1;
+                for d in Dir::ALL {
+                    let Some(t) = free(a.neighbor(q, d)) else { continue };
+                    if t == s || mark[t.index()] == stamp {
+                        continue;
+                    }
+                    mark[t.index()] = stamp;
+                    queue.push(t);
+                    for j in i + 1..4 {
+                        if sides[j] == Some(t) {
+                            labels[j] = next;
+                        }
+                    }
+                }
+            }
+            next += 1;
+        }
+        groups[s.index()] = labels;
+    }
+    let mut table = vec![UNREACHABLE; n * goals].into_boxed_slice();
+    let mut dist = vec![UNREACHABLE; n * 4];
+    let mut nodes: Vec<(Sq, u8)> = Vec::new();
+    for goal in a.all().take(goals) {
+        if stop() {
+            return None;
+        }
+        let g = goal.index();
+        table[g * goals + g] = 0;
+        if blocked(goal) {
+            continue;
+        }
+        dist.fill(UNREACHABLE);
+        nodes.clear();
+        for label in groups[g].iter().copied().filter(|&l| l != NO_GROUP) {
+            if dist[g * 4 + label as usize] == UNREACHABLE {
+                dist[g * 4 + label as usize] = 0;
+                nodes.push((goal, label));
+            }
+        }
+        let mut head = 0;
+        while head < nodes.len() {
+            let (t, label) = nodes[head];
+            head += 1;
+            let here = dist[t.index() * 4 + label as usize];
+            for d in Dir::ALL {
+                // The box came from `s`, pushed in direction `d`; the player, now on `s`, is in
+                // this part of the floor, and stood on the square behind `s` before the push.
+                let back = d.opposite();
+                let Some(s) = free(a.neighbor(t, back)) else { continue };
+                if groups[t.index()][back.index()] != label || free(a.neighbor(s, back)).is_none() {
+                    continue;
+                }
+                let before = groups[s.index()][back.index()];
+                let node = s.index() * 4 + before as usize;
+                if dist[node] == UNREACHABLE {
+                    dist[node] = here + 1;
+                    let cell = &mut table[s.index() * goals + g];
+                    *cell = (*cell).min(here + 1);
+                    nodes.push((s, before));
+                }
+            }
+        }
+    }
+    Some(table)
 }
 
 /// Writes to `set` (bit `s` for square `s`, every other bit cleared) the boxes of `boxes` that
@@ -217,6 +348,42 @@ mod tests {
         // Frozen on the outer goal, the inner goal is cut off.
         let id = tables.id(&a, &[1 << outer], usize::MAX, &mut || false).unwrap();
         assert_eq!(tables.table(id)[sq(3) * goals + inner], UNREACHABLE);
+    }
+
+    #[test]
+    fn player_aware_tables_bound_from_below_and_see_one_way_passages() {
+        // XSokoban 41: the goal under the passage between the upper room and the corridor is
+        // filled from above. A box from the lower right gets there only by way of the upper
+        // room, the player walking round through the bottom row of goals; once boxes are frozen
+        // on that row, not at all (pushed in from the corridor, it cuts the player off from
+        // the square above it), which the relaxed table (7 pushes) cannot see.
+        let text = include_str!("../../data/xsokoban90.xsb");
+        let level = crate::format::parse_levels(text).unwrap().remove(40);
+        let a = Analysis::new(&level);
+        let mut aware = FrozenTables::player_aware_within(&a, &mut || false).unwrap();
+        let goals = a.goals();
+        let t = aware.table(TableId::STATIC);
+        for s in a.all() {
+            for g in 0..goals {
+                let relaxed = a.distance(g, s).unwrap_or(UNREACHABLE);
+                assert!(t[s.index() * goals + g] >= relaxed, "square {} goal {g}", s.index());
+            }
+        }
+        for g in 0..goals {
+            assert_eq!(t[g * goals + g], 0);
+        }
+        let at = |row, col| a.sq(level.square_at(row, col).unwrap());
+        let (goal, lower_right) = (at(10, 11).index(), at(9, 15));
+        assert_eq!(a.distance(goal, lower_right), Some(7));
+        assert_eq!(t[lower_right.index() * goals + goal], 15);
+        let mut frozen = vec![0u64; goals.div_ceil(64)];
+        for col in 1..=11 {
+            let g = at(11, col).index();
+            frozen[g / 64] |= 1 << (g % 64);
+        }
+        let id = aware.id(&a, &frozen, usize::MAX, &mut || false).unwrap();
+        assert_eq!(aware.table(id)[lower_right.index() * goals + goal], UNREACHABLE);
+        assert_eq!(aware.table(id)[at(5, 11).index() * goals + goal], 5, "from the upper room");
     }
 
     #[test]

@@ -9,7 +9,11 @@
 //!   matching of boxes to goals is left (the rules the A* engine uses, all sound). The
 //!   matching reads the distance table with the boxes frozen on goals as walls
 //!   ([`crate::solver::frozen`]; `--no-frozen-goals` turns it off), so a goal room whose
-//!   entrance was filled too early is seen dead.
+//!   entrance was filled too early is seen dead. Its distances follow the player: a box moves
+//!   only where the player can get behind it with the box itself (and the frozen boxes) in the
+//!   way, so a goal that only boxes from one side can fill is out of reach for the others and a
+//!   state that spent them is seen dead (XSokoban at 10 s 68 → 69, Sasquatch 31 → 32;
+//!   BENCHMARKS.md round ten; `--no-aware-distances` uses the relaxed ones A* needs).
 //! - **Bounds, lazily**: a child is queued under a lower bound of its matching worked out in
 //!   O(boxes) from its parent's duals (the moved box's row refitted,
 //!   [`crate::solver::hungarian::Hungarian::row_bound`]); a state gets its exact matching

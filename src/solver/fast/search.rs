@@ -146,13 +146,14 @@ fn cluster_dead(
     at: (usize, usize),
     count: usize,
     table: Option<&[u16]>,
+    base: Option<&[u16]>,
     learned: &mut Learned,
     subset: &mut Vec<Sq>,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
     cluster(a, occupied, at.0, CLUSTER_BOXES, subset);
     let all = subset.len() == count;
-    let reaches = |s, g| if all { table_cost(a, table, s, g) } else { square_cost(a, s, g) } < FORBIDDEN;
+    let reaches = |s, g| table_cost(a, if all { table } else { base }, s, g) < FORBIDDEN;
     let dead = learned.exhaust.proves_dead(a, subset, Sq::new(at.1), DEAD_SEARCH_BUDGET, reaches, stop);
     if dead {
         learned.patterns.add(subset, learned.exhaust.region());
@@ -290,9 +291,10 @@ fn square_cost(a: &Analysis, s: usize, g: usize) -> i64 {
     }
 }
 
-/// Table `id` of `tables`, or `None` for the static distances (which need no copy).
+/// Table `id` of `tables`, or `None` while there are none (the analysis's static distances,
+/// which need no copy, stand for them).
 fn frozen_table(tables: &Option<FrozenTables>, id: TableId) -> Option<&[u16]> {
-    tables.as_ref().filter(|_| id != TableId::STATIC).map(|t| t.table(id))
+    tables.as_ref().map(|t| t.table(id))
 }
 
 /// Bytes the frozen-goal tables hold (none before the first is built).
@@ -425,9 +427,21 @@ pub fn run(
     if boxes.iter().all(|&b| (b as usize) < a.goals()) {
         return finish(level, a, &search, &mut macros, ROOT, &[], started);
     }
-    let root = hungarian.solve_within(boxes.len(), a.goals(), |b, g| square_cost(a, boxes[b] as usize, g), &mut || {
-        stop_reason(config, started).is_some()
-    });
+    // Distance tables with boxes frozen on goals as walls, built when a frozen set first
+    // appears, and the picked state's. Player-aware ones (see `crate::solver::frozen`) start
+    // with their static table; relaxed ones read the analysis's until a box freezes.
+    let mut frozen_tables: Option<FrozenTables> = None;
+    if config.fast_aware {
+        match FrozenTables::player_aware_within(a, &mut || stop_reason(config, started).is_some()) {
+            Some(t) => frozen_tables = Some(t),
+            None => return Err(stopped(config, started, search.finish_stats(started))),
+        }
+    }
+    let base = frozen_table(&frozen_tables, TableId::STATIC);
+    let root =
+        hungarian.solve_within(boxes.len(), a.goals(), |b, g| table_cost(a, base, boxes[b] as usize, g), &mut || {
+            stop_reason(config, started).is_some()
+        });
     let Ok(root) = root else {
         return Err(stopped(config, started, search.finish_stats(started)));
     };
@@ -463,9 +477,6 @@ pub fn run(
     let mut way = Way::new(n);
     // The picked state's matching costs, box by box in rows.
     let mut costs: Vec<i64> = Vec::new();
-    // Distance tables with boxes frozen on goals as walls, built when a frozen set first
-    // appears (the static table needs no copy), and the picked state's.
-    let mut frozen_tables: Option<FrozenTables> = None;
     let mut frozen_set = vec![0u64; a.goals().div_ceil(64).max(1)];
     let mut parent_table = TableId::STATIC;
     let mut squares: Vec<Sq> = Vec::new();
@@ -568,7 +579,8 @@ pub fn run(
                     let table = frozen_table(&frozen_tables, parent_table);
                     let stop = &mut || stop_reason(config, started).is_some();
                     let at = (node.to as usize, node.player as usize);
-                    dead = cluster_dead(a, &occupied, at, boxes.len(), table, learned, &mut subset, stop);
+                    let base = frozen_table(&frozen_tables, TableId::STATIC);
+                    dead = cluster_dead(a, &occupied, at, boxes.len(), table, base, learned, &mut subset, stop);
                 }
                 for &b in &boxes {
                     occupied[b as usize] = 0;
