@@ -189,17 +189,16 @@ impl FrozenTables {
     }
 }
 
-/// Push distances from every square to every goal (square-major: `s * goals + g`) for a box
-/// alone among the walls and the `blocked` squares, the player walking round it: the fewest
-/// pushes from the box on `s`, the player on any free side of it. Breadth first backwards from
-/// each goal over (square, the part of the floor round the box the player stands in).
-fn player_aware(a: &Analysis, blocked: impl Fn(Sq) -> bool, stop: &mut impl FnMut() -> bool) -> Option<Box<[u16]>> {
-    const NO_GROUP: u8 = u8::MAX;
-    let (n, goals) = (a.squares(), a.goals());
+/// No part of the floor: a wall or a blocked square beside the box.
+const NO_GROUP: u8 = u8::MAX;
+
+/// The parts of the floor round each square with a box on it, among the walls and the
+/// `blocked` squares: a label per side (equal labels: the player can walk from one side to
+/// the other), [`NO_GROUP`] where the side is not floor. `None` when `stop` says so.
+fn side_groups(a: &Analysis, blocked: &impl Fn(Sq) -> bool, stop: &mut impl FnMut() -> bool) -> Option<Vec<[u8; 4]>> {
     let free = |t: Option<Sq>| t.filter(|&t| !blocked(t));
-    // The parts of the floor round each square with a box on it: the label of each side.
-    let mut groups = vec![[NO_GROUP; 4]; n];
-    let mut mark = vec![u32::MAX; n];
+    let mut groups = vec![[NO_GROUP; 4]; a.squares()];
+    let mut mark = vec![u32::MAX; a.squares()];
     let mut queue: Vec<Sq> = Vec::new();
     for s in a.all() {
         if s.index() % 256 == 0 && stop() {
@@ -244,6 +243,17 @@ fn player_aware(a: &Analysis, blocked: impl Fn(Sq) -> bool, stop: &mut impl FnMu
         }
         groups[s.index()] = labels;
     }
+    Some(groups)
+}
+
+/// Push distances from every square to every goal (square-major: `s * goals + g`) for a box
+/// alone among the walls and the `blocked` squares, the player walking round it: the fewest
+/// pushes from the box on `s`, the player on any free side of it. Breadth first backwards from
+/// each goal over (square, the part of the floor round the box the player stands in).
+fn player_aware(a: &Analysis, blocked: impl Fn(Sq) -> bool, stop: &mut impl FnMut() -> bool) -> Option<Box<[u16]>> {
+    let (n, goals) = (a.squares(), a.goals());
+    let free = |t: Option<Sq>| t.filter(|&t| !blocked(t));
+    let groups = side_groups(a, &blocked, stop)?;
     let mut table = vec![UNREACHABLE; n * goals].into_boxed_slice();
     let mut dist = vec![UNREACHABLE; n * 4];
     let mut nodes: Vec<(Sq, u8)> = Vec::new();
@@ -289,6 +299,54 @@ fn player_aware(a: &Analysis, blocked: impl Fn(Sq) -> bool, stop: &mut impl FnMu
         }
     }
     Some(table)
+}
+
+/// Push distances from each of `sources` to every square (source-major: row `t`, of
+/// `a.squares()` entries, is source `t`'s; [`UNREACHABLE`] where it cannot get) for a box alone
+/// among the walls, the player walking round it and starting on any side: the forward
+/// counterpart of the player-aware tables above, for the backward search's matching of boxes
+/// to the start squares.
+pub fn player_aware_from(a: &Analysis, sources: &[Sq]) -> Vec<u16> {
+    let n = a.squares();
+    let groups = side_groups(a, &|_| false, &mut || false).expect("never stopped");
+    let mut table = vec![UNREACHABLE; sources.len() * n];
+    let mut dist = vec![UNREACHABLE; n * 4];
+    let mut nodes: Vec<(Sq, u8)> = Vec::new();
+    for (t, &source) in sources.iter().enumerate() {
+        let row = &mut table[t * n..(t + 1) * n];
+        row[source.index()] = 0;
+        dist.fill(UNREACHABLE);
+        nodes.clear();
+        for label in groups[source.index()].iter().copied().filter(|&l| l != NO_GROUP) {
+            if dist[source.index() * 4 + label as usize] == UNREACHABLE {
+                dist[source.index() * 4 + label as usize] = 0;
+                nodes.push((source, label));
+            }
+        }
+        let mut head = 0;
+        while head < nodes.len() {
+            let (s, label) = nodes[head];
+            head += 1;
+            let here = dist[s.index() * 4 + label as usize];
+            for d in Dir::ALL {
+                // The player, in this part of the floor, stands behind the box and pushes it
+                // in direction `d` onto `t`; it then stands on `s`.
+                let back = d.opposite();
+                let (Some(_), Some(to)) = (a.neighbor(s, back), a.neighbor(s, d)) else { continue };
+                if groups[s.index()][back.index()] != label {
+                    continue;
+                }
+                let after = groups[to.index()][back.index()];
+                let node = to.index() * 4 + after as usize;
+                if dist[node] == UNREACHABLE {
+                    dist[node] = here + 1;
+                    row[to.index()] = row[to.index()].min(here + 1);
+                    nodes.push((to, after));
+                }
+            }
+        }
+    }
+    table
 }
 
 /// Writes to `set` (bit `s` for square `s`, every other bit cleared) the boxes of `boxes` that

@@ -695,8 +695,11 @@ pub fn run(
                 Some(_) => hot.count(&boxes, a.goals(), &mut hot_counts),
                 None => 0,
             };
-            for &m in &moves {
-                if let Some(stop) = stop_reason(config, started) {
+            for (i, &m) in moves.iter().enumerate() {
+                // The clock is read every few children: reading it per child was 4% of the time.
+                if i % 64 == 63
+                    && let Some(stop) = stop_reason(config, started)
+                {
                     return Err(stop(search.finish_stats(started)));
                 }
                 let (from, to) = (m.from as usize, m.to as usize);
