@@ -246,6 +246,20 @@ fn side_groups(a: &Analysis, blocked: &impl Fn(Sq) -> bool, stop: &mut impl FnMu
     Some(groups)
 }
 
+/// Starts a breadth-first search over (square, part of the floor round the box) at `s`, the
+/// player on any of its sides: clears `dist` (indexed `square * 4 + part`) and `nodes`, then
+/// puts each part round `s` at distance 0.
+fn start_at(groups: &[[u8; 4]], s: Sq, dist: &mut [u16], nodes: &mut Vec<(Sq, u8)>) {
+    dist.fill(UNREACHABLE);
+    nodes.clear();
+    for label in groups[s.index()].iter().copied().filter(|&l| l != NO_GROUP) {
+        if dist[s.index() * 4 + label as usize] == UNREACHABLE {
+            dist[s.index() * 4 + label as usize] = 0;
+            nodes.push((s, label));
+        }
+    }
+}
+
 /// Push distances from every square to every goal (square-major: `s * goals + g`) for a box
 /// alone among the walls and the `blocked` squares, the player walking round it: the fewest
 /// pushes from the box on `s`, the player on any free side of it. Breadth first backwards from
@@ -266,14 +280,7 @@ fn player_aware(a: &Analysis, blocked: impl Fn(Sq) -> bool, stop: &mut impl FnMu
         if blocked(goal) {
             continue;
         }
-        dist.fill(UNREACHABLE);
-        nodes.clear();
-        for label in groups[g].iter().copied().filter(|&l| l != NO_GROUP) {
-            if dist[g * 4 + label as usize] == UNREACHABLE {
-                dist[g * 4 + label as usize] = 0;
-                nodes.push((goal, label));
-            }
-        }
+        start_at(&groups, goal, &mut dist, &mut nodes);
         let mut head = 0;
         while head < nodes.len() {
             let (t, label) = nodes[head];
@@ -315,14 +322,7 @@ pub fn player_aware_from(a: &Analysis, sources: &[Sq]) -> Vec<u16> {
     for (t, &source) in sources.iter().enumerate() {
         let row = &mut table[t * n..(t + 1) * n];
         row[source.index()] = 0;
-        dist.fill(UNREACHABLE);
-        nodes.clear();
-        for label in groups[source.index()].iter().copied().filter(|&l| l != NO_GROUP) {
-            if dist[source.index() * 4 + label as usize] == UNREACHABLE {
-                dist[source.index() * 4 + label as usize] = 0;
-                nodes.push((source, label));
-            }
-        }
+        start_at(&groups, source, &mut dist, &mut nodes);
         let mut head = 0;
         while head < nodes.len() {
             let (s, label) = nodes[head];

@@ -201,8 +201,14 @@ impl Open {
 }
 
 /// Pushes from each start square to each square on an empty board (`NONE` where none reach):
-/// row `t` is start box `t`'s.
-fn start_distances(a: &Analysis, starts: &[u16]) -> Vec<u16> {
+/// row `t` is start box `t`'s. With `aware` the player walks round the box
+/// ([`player_aware_from`]), else the pushes are relaxed (the square behind the box only has
+/// to be floor).
+fn start_distances(a: &Analysis, starts: &[u16], aware: bool) -> Vec<u16> {
+    if aware {
+        let squares: Vec<Sq> = starts.iter().map(|&s| Sq::new(s as usize)).collect();
+        return player_aware_from(a, &squares);
+    }
     let n = a.squares();
     let mut dist = vec![NONE; starts.len() * n];
     let mut queue = Vec::new();
@@ -315,12 +321,7 @@ impl Puller {
             return puller;
         }
         let p = &mut puller;
-        p.dist = if aware {
-            let squares: Vec<Sq> = starts.iter().map(|&s| Sq::new(s as usize)).collect();
-            player_aware_from(a, &squares)
-        } else {
-            start_distances(a, &starts)
-        };
+        p.dist = start_distances(a, &starts, aware);
         for &s in &starts {
             p.occupied[s as usize] = 1;
             p.target[s as usize / 64] |= 1 << (s % 64);
