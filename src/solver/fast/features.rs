@@ -39,9 +39,6 @@ pub struct Features {
     /// `seeds[label - base - 1]` is the lowest square of each (regions are found in index order).
     base: u32,
     seeds: Vec<u16>,
-    /// Scratch for the player-region flood of a child.
-    piece: Vec<u32>,
-    piece_generation: u32,
     filled: bool,
 }
 
@@ -57,16 +54,7 @@ impl Features {
     /// Scratch for the level of `a`; `filled` says whether cells count the boxes on goals.
     pub fn new(a: &Analysis, filled: bool) -> Features {
         let n = a.squares();
-        Features {
-            label: vec![0; n],
-            generation: 0,
-            queue: Vec::new(),
-            base: 0,
-            seeds: Vec::new(),
-            piece: vec![0; n],
-            piece_generation: 0,
-            filled,
-        }
+        Features { label: vec![0; n], generation: 0, queue: Vec::new(), base: 0, seeds: Vec::new(), filled }
     }
 
     /// Floods the free floor (squares with `occupied == 0`) and returns the number of regions
@@ -118,11 +106,10 @@ impl Features {
     }
 
     /// The regions of a child of the last fully flooded position (the parent, `count` regions)
-    /// after move `m`, the player next to the box on `player` (`occupied` is the child's).
-    /// Only the two squares that changed are looked at, plus a flood of the player's region
-    /// when the box splits its region or sits on the region's lowest square.
-    pub fn child_regions(&mut self, a: &Analysis, occupied: &[u8], count: u16, m: MacroMove, player: usize) -> Regions {
-        let (from, to, splits) = (m.from as usize, m.to as usize, m.splits);
+    /// after move `m`: only the squares round `from` are looked at for the count; the player's
+    /// region comes with the move (the box search worked it out, see [`MacroMove::player`]).
+    pub fn child_regions(&self, a: &Analysis, count: u16, m: MacroMove) -> Regions {
+        let (from, splits) = (m.from as usize, m.splits);
         // Freeing `from` merges the parent regions around it into one (or makes a new one).
         let mut merged = [usize::MAX; 4];
         let mut k = 0;
@@ -139,46 +126,7 @@ impl Features {
         }
         // Then the box on `to` splits its region into `splits` parts.
         let total = (count as usize + 1 - k - 1 + splits as usize) as u16;
-        let rt = self.region_of(to);
-        let lowest = if merged[..k].contains(&rt) {
-            merged[..k].iter().map(|&r| self.seeds[r] as usize).min().unwrap_or(from).min(from)
-        } else {
-            self.seeds[rt] as usize
-        };
-        if splits == 1 && lowest != to {
-            return Regions { count: total, player: lowest as u16 };
-        }
-        Regions { count: total, player: self.lowest_reachable(a, occupied, player) }
-    }
-
-    /// The lowest square of the region holding `start`.
-    fn lowest_reachable(&mut self, a: &Analysis, occupied: &[u8], start: usize) -> u16 {
-        self.piece_generation = self.piece_generation.wrapping_add(1);
-        if self.piece_generation == 0 {
-            self.piece.fill(0);
-            self.piece_generation = 1;
-        }
-        let g = self.piece_generation;
-        let mut queue = std::mem::take(&mut self.queue);
-        queue.clear();
-        queue.push(start as u16);
-        self.piece[start] = g;
-        let mut lowest = start as u16;
-        let mut head = 0;
-        while head < queue.len() {
-            let q = queue[head] as usize;
-            head += 1;
-            lowest = lowest.min(q as u16);
-            for d in Dir::ALL {
-                let t = a.nb(q, d);
-                if t != NONE && occupied[t as usize] == 0 && self.piece[t as usize] != g {
-                    self.piece[t as usize] = g;
-                    queue.push(t);
-                }
-            }
-        }
-        self.queue = queue;
-        lowest
+        Regions { count: total, player: m.player }
     }
 
     /// The cell of a state (boxes marked in `occupied`, `on_goals` of them on goals) whose
@@ -252,7 +200,7 @@ mod tests {
             let reached: Vec<bool> = {
                 let r = reach.regions(&a, &occupied, player);
                 (0..a.squares())
-                    .map(|s| occupied[s] == 0 && reach.lowest_reachable(&a, &occupied, s) == r.player)
+                    .map(|s| occupied[s] == 0 && reach.regions(&a, &occupied, s).player == r.player)
                     .collect()
             };
             for &b in &boxes {
@@ -264,7 +212,7 @@ mod tests {
                 occupied[from] = 0;
                 occupied[to] = 1;
                 let p = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
-                let quick = f.child_regions(&a, &occupied, parent.count, m, p);
+                let quick = f.child_regions(&a, parent.count, m);
                 let full = reach.regions(&a, &occupied, p);
                 assert_eq!((quick.count, quick.player), (full.count, full.player), "{m:?}");
                 occupied[to] = 0;

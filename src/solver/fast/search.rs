@@ -716,11 +716,11 @@ pub fn run(
                 };
                 if !dead {
                     let row = boxes.iter().position(|&b| b == m.from).unwrap_or(0);
-                    let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
-                    let regions = features.child_regions(a, &occupied, parent_regions, m, player_square);
+                    let regions = features.child_regions(a, parent_regions, m);
                     #[cfg(debug_assertions)]
                     {
                         let mut check = Features::new(a, false);
+                        let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
                         let full = check.regions(a, &occupied, player_square);
                         debug_assert_eq!((full.count, full.player), (regions.count, regions.player));
                     }
@@ -981,7 +981,7 @@ fn finish(
     let mut at = goal;
     while at != ROOT && search.states.nodes[at as usize].parent != ROOT {
         let node = search.states.nodes[at as usize];
-        line.push(MacroMove { from: node.from, to: node.to, dir: node.dir, pushes: 0, splits: 0 });
+        line.push(MacroMove { from: node.from, to: node.to, dir: node.dir, pushes: 0, splits: 0, player: 0 });
         at = node.parent;
     }
     line.reverse();
