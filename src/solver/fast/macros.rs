@@ -58,7 +58,7 @@ pub struct Macros {
 /// discovery order, low links and subtree sizes, so the sides of any square that stay
 /// connected once a box stands on it are known without a flood (Hopcroft and Tarjan's
 /// articulation points).
-struct Cuts {
+pub(super) struct Cuts {
     stamp: Vec<u32>,
     disc: Vec<u32>,
     low: Vec<u32>,
@@ -75,7 +75,7 @@ struct Cuts {
 }
 
 impl Cuts {
-    fn new(n: usize) -> Cuts {
+    pub(super) fn new(n: usize) -> Cuts {
         Cuts {
             stamp: vec![0; n],
             disc: vec![0; n],
@@ -92,7 +92,7 @@ impl Cuts {
 
     /// Runs the search from `root` over the squares free in `occupied`, marking them with
     /// `generation`.
-    fn run(&mut self, a: &Analysis, occupied: &[u8], root: usize, generation: u32) {
+    pub(super) fn run(&mut self, a: &Analysis, occupied: &[u8], root: usize, generation: u32) {
         let mut counter = 0u32;
         self.order.clear();
         self.order.push(root as u16);
@@ -168,14 +168,25 @@ impl Cuts {
         self.low[c] >= self.disc[pos]
     }
 
+    /// Whether the last search (run with `generation`) reached `s`.
+    pub(super) fn reached(&self, s: usize, generation: u32) -> bool {
+        self.stamp[s] == generation
+    }
+
     /// The lowest square of the part of the last search's floor that holds the free square
-    /// `t`, next to `pos`, once a box stands on `pos`.
-    fn lowest_beside(&self, a: &Analysis, occupied: &[u8], pos: usize, t: usize) -> u16 {
+    /// `t` (reached, not `pos`), once a box stands on `pos`.
+    pub(super) fn lowest_beside(&self, a: &Analysis, occupied: &[u8], pos: usize, t: usize) -> u16 {
+        self.part(a, occupied, pos, t).1
+    }
+
+    /// The part of the last search's floor that holds the reached square `t` (not `pos`) once
+    /// a box stands on `pos`, as (a key equal for squares of the same part, its lowest square).
+    pub(super) fn part(&self, a: &Analysis, occupied: &[u8], pos: usize, t: usize) -> (u32, u16) {
         if self.disc[t] > self.disc[pos]
             && let Some(c) = self.child_towards(a, pos, t)
             && self.cuts_off(pos, c)
         {
-            return self.lowest[c];
+            return (c as u32, self.lowest[c]);
         }
         // The part above `pos`: everything outside its subtree, with the subtrees of the
         // children that have a way round.
@@ -191,7 +202,7 @@ impl Cuts {
                 lowest = lowest.min(self.lowest[c]);
             }
         }
-        lowest
+        (u32::MAX, lowest)
     }
 
     /// The side groups of `pos` (see [`Macros::side_groups`]) from the last search, which

@@ -39,6 +39,7 @@ use std::ops::Bound;
 use std::time::{Duration, Instant};
 
 use super::keyed::{self, Keyed, hash_key};
+use super::macros::Cuts;
 use super::raw::{NONE, RawIndex};
 use super::search::Reach;
 use crate::analysis::{Analysis, Sq};
@@ -264,6 +265,9 @@ pub struct Puller {
     // Scratch, reused by every expansion.
     occupied: Vec<u8>,
     reach: Reach,
+    /// The articulation points of the expanded state's region, for the children's regions.
+    cuts: Cuts,
+    cut_generation: u32,
     hungarian: Hungarian,
     key: Vec<u64>,
     child: Vec<u64>,
@@ -306,6 +310,8 @@ impl Puller {
             expanded: 0,
             occupied: vec![0; n],
             reach: Reach::new(n),
+            cuts: Cuts::new(n),
+            cut_generation: 0,
             hungarian: Hungarian::default(),
             key: vec![0; words],
             child: vec![0; words],
@@ -502,6 +508,13 @@ impl Puller {
         let dist = &self.dist;
         let cost = |s: usize, t: usize| cost(dist, n, s, t);
         self.reach.flood(a, &self.occupied, node.player as usize);
+        self.cut_generation = self.cut_generation.wrapping_add(1);
+        if self.cut_generation == 0 {
+            self.cuts = Cuts::new(n);
+            self.cut_generation = 1;
+        }
+        let generation = self.cut_generation;
+        self.cuts.run(a, &self.occupied, node.player as usize, generation);
         // The pulls: the player stands next to a box and steps away from it, dragging it.
         // In box order (the rows' order depends on which states were expanded before).
         self.pulls.clear();
@@ -529,10 +542,33 @@ impl Puller {
             let Some(h) = bound.filter(|&h| h < FORBIDDEN) else {
                 continue;
             };
+            // The child's region: the part of this region round `step` once the box stands on
+            // `to`, joined by `from` (and the parts it touches) when `from` touches it.
+            let (part, lowest) = self.cuts.part(a, &self.occupied, to, step);
+            let (mut touches, mut others, mut elsewhere) = (false, NONE, false);
+            for d in Dir::ALL {
+                let t = a.nb(from, d);
+                if t == NONE || t as usize == to || self.occupied[t as usize] != 0 {
+                    continue;
+                }
+                if !self.cuts.reached(t as usize, generation) {
+                    elsewhere = true;
+                    continue;
+                }
+                match self.cuts.part(a, &self.occupied, to, t as usize) {
+                    (key, _) if key == part => touches = true,
+                    (_, low) => others = others.min(low),
+                }
+            }
             self.occupied[from] = 0;
             self.occupied[to] = 1;
-            // The parent's region marks are no longer needed: the pulls are listed.
-            let player = self.reach.flood(a, &self.occupied, step);
+            let player = match (touches, elsewhere) {
+                (false, _) => lowest,
+                (true, false) => lowest.min(others).min(from as u16),
+                // Another region joins through `from`: its squares are not in the cuts.
+                (true, true) => self.reach.flood(a, &self.occupied, step),
+            };
+            debug_assert_eq!(player, Reach::new(n).flood(a, &self.occupied, step));
             self.occupied[to] = 0;
             self.occupied[from] = 1;
             let child = &mut self.child;
