@@ -145,13 +145,14 @@ fn cluster_dead(
     occupied: &[u8],
     at: (usize, usize),
     count: usize,
+    seeds: Option<&[usize]>,
     table: Option<&[u16]>,
     base: Option<&[u16]>,
     learned: &mut Learned,
     subset: &mut Vec<Sq>,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
-    cluster(a, occupied, at.0, CLUSTER_BOXES, subset);
+    cluster(a, occupied, seeds.unwrap_or(&[at.0]), CLUSTER_BOXES, subset);
     let all = subset.len() == count;
     let reaches = |s, g| table_cost(a, if all { table } else { base }, s, g) < FORBIDDEN;
     let dead = learned.exhaust.proves_dead(a, subset, Sq::new(at.1), DEAD_SEARCH_BUDGET, reaches, stop);
@@ -160,6 +161,66 @@ fn cluster_dead(
     }
     dead
 }
+
+/// Whether move `m` (applied in `occupied`, `k` boxes, the player's region at `at.1`) cut off
+/// a small part of the floor whose fence of boxes the dead search proves dead (see
+/// [`cluster_dead`]; `tables` are the picked state's table and the static one). The part is the
+/// free squares behind the box on `at.0` that the player cannot reach; its fence is the boxes
+/// next to it, at most [`CLUSTER_BOXES`], each part at most [`CUT_OFF_SQUARES`] squares.
+#[allow(clippy::too_many_arguments)]
+fn cut_off_dead(
+    a: &Analysis,
+    occupied: &[u8],
+    m: MacroMove,
+    at: (usize, usize),
+    k: usize,
+    tables: (Option<&[u16]>, Option<&[u16]>),
+    learned: &mut Learned,
+    (reach, fence, part): (&mut Reach, &mut Vec<usize>, &mut Vec<u16>),
+    subset: &mut Vec<Sq>,
+    stop: &mut impl FnMut() -> bool,
+) -> bool {
+    let to = at.0;
+    let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
+    reach.flood(a, occupied, player_square);
+    fence.clear();
+    // Each side the player cannot reach, flooded on its own (two sides of one part give the
+    // same fence).
+    for d in Dir::ALL {
+        let t = a.nb(to, d);
+        if t == NONE || occupied[t as usize] != 0 || reach.has(t as usize) {
+            continue;
+        }
+        part.clear();
+        part.push(t);
+        let mut head = 0;
+        while head < part.len() {
+            let q = part[head] as usize;
+            head += 1;
+            for e in Dir::ALL {
+                let u = a.nb(q, e);
+                if u == NONE {
+                    continue;
+                }
+                if occupied[u as usize] != 0 {
+                    if !fence.contains(&(u as usize)) {
+                        fence.push(u as usize);
+                    }
+                } else if !part.contains(&u) {
+                    part.push(u);
+                }
+            }
+            if part.len() > CUT_OFF_SQUARES || fence.len() > CLUSTER_BOXES {
+                return false;
+            }
+        }
+    }
+    !fence.is_empty() && cluster_dead(a, occupied, at, k, Some(fence), tables.0, tables.1, learned, subset, stop)
+}
+
+/// The most squares a cut-off part may have for [`cut_off_dead`] to look at it: small corners
+/// are where one box seals a deadlock in; a big area rarely dies of its fence alone.
+const CUT_OFF_SQUARES: usize = 32;
 
 /// Positions the exhaustive search that tries to prove a picked state dead may store. On
 /// XSokoban at 10,000 expansions per level, 20, 50 and 200 all solve 4 more levels than none
@@ -172,9 +233,12 @@ const CLUSTER_BOXES: usize = 6;
 
 /// The boxes (`occupied`) connected to the one on `start` through boxes in each other's
 /// 8-neighbourhood, breadth first, at most `max` of them.
-fn cluster(a: &Analysis, occupied: &[u8], start: usize, max: usize, out: &mut Vec<Sq>) {
+fn cluster(a: &Analysis, occupied: &[u8], starts: &[usize], max: usize, out: &mut Vec<Sq>) {
     out.clear();
-    out.push(Sq::new(start));
+    out.extend(starts.iter().map(|&s| Sq::new(s)));
+    if out.len() >= max {
+        return;
+    }
     let mut next = 0;
     while next < out.len() && out.len() < max {
         let s = out[next].index();
@@ -483,6 +547,14 @@ pub fn run(
     let mut subset: Vec<Sq> = Vec::new();
     // How many boxes not on goals each box of the picked state is a hotspot for.
     let mut hot_counts: Vec<u32> = Vec::new();
+    // A move that cuts off a small part of the floor gets the dead search at once, on the
+    // boxes round that part: a corner closed by one box dies then, and a state that is never
+    // picked itself would hide it from the check of its descendants (which looks round their
+    // own last move). XSokoban at 10 s: 69 → 72; Sasquatch 33 → 34 (BENCHMARKS.md, round
+    // eleven).
+    let seal_check = config.dead_search;
+    let mut fence: Vec<usize> = Vec::new();
+    let mut part_queue: Vec<u16> = Vec::new();
     let mut slot_weights = [Some(0); ADVISORS];
     slot_weights[DISTANCE] = weights.distance;
     slot_weights[HOTSPOTS] = weights.hotspots;
@@ -580,7 +652,7 @@ pub fn run(
                     let stop = &mut || stop_reason(config, started).is_some();
                     let at = (node.to as usize, node.player as usize);
                     let base = frozen_table(&frozen_tables, TableId::STATIC);
-                    dead = cluster_dead(a, &occupied, at, boxes.len(), table, base, learned, &mut subset, stop);
+                    dead = cluster_dead(a, &occupied, at, boxes.len(), None, table, base, learned, &mut subset, stop);
                 }
                 for &b in &boxes {
                     occupied[b as usize] = 0;
@@ -738,7 +810,16 @@ pub fn run(
                     let child_on_goals = on_goals - usize::from(from < a.goals()) + usize::from(to < a.goals());
                     let h = if expanded {
                         None
-                    } else if config.dead_search && learned.patterns.matches_at(&occupied, regions.player as usize, to)
+                    } else if config.dead_search
+                        && (learned.patterns.matches_at(&occupied, regions.player as usize, to)
+                            || seal_check && existing.is_none() && m.splits > 1 && child_on_goals < k && {
+                                let stop = &mut || stop_reason(config, started).is_some();
+                                let base = frozen_table(&frozen_tables, TableId::STATIC);
+                                let tables = (table, base);
+                                let at = (to, regions.player as usize);
+                                let scratch = (&mut child_reach, &mut fence, &mut part_queue);
+                                cut_off_dead(a, &occupied, m, at, k, tables, learned, scratch, &mut subset, stop)
+                            })
                     {
                         search.stats.pruned_corral += 1;
                         None
