@@ -163,6 +163,15 @@ impl Cuts {
         })
     }
 
+    /// The child of `pos` whose subtree, cut off from the rest by a box on `pos`, holds the
+    /// reached square `t`; `None` when `t` is in the part above `pos`.
+    fn cut_off_child(&self, a: &Analysis, pos: usize, t: usize) -> Option<usize> {
+        if self.disc[t] <= self.disc[pos] {
+            return None;
+        }
+        self.child_towards(a, pos, t).filter(|&c| self.cuts_off(pos, c))
+    }
+
     /// Whether `pos` cuts the subtree of its child `c` off from the rest.
     fn cuts_off(&self, pos: usize, c: usize) -> bool {
         self.low[c] >= self.disc[pos]
@@ -182,10 +191,7 @@ impl Cuts {
     /// The part of the last search's floor that holds the reached square `t` (not `pos`) once
     /// a box stands on `pos`, as (a key equal for squares of the same part, its lowest square).
     pub(super) fn part(&self, a: &Analysis, occupied: &[u8], pos: usize, t: usize) -> (u32, u16) {
-        if self.disc[t] > self.disc[pos]
-            && let Some(c) = self.child_towards(a, pos, t)
-            && self.cuts_off(pos, c)
-        {
+        if let Some(c) = self.cut_off_child(a, pos, t) {
             return (c as u32, self.lowest[c]);
         }
         // The part above `pos`: everything outside its subtree, with the subtrees of the
@@ -216,28 +222,7 @@ impl Cuts {
             if t == NONE || occupied[t as usize] != 0 {
                 continue;
             }
-            let t = t as usize;
-            keys[d.index()] = if self.disc[t] < self.disc[pos] {
-                UP
-            } else {
-                // A descendant: the child of `pos` whose subtree holds it.
-                let mut key = UP;
-                for e in Dir::ALL {
-                    let c = a.nb(pos, e);
-                    if c == NONE || self.parent[c as usize] as usize != pos || self.stamp[c as usize] != self.stamp[pos]
-                    {
-                        continue;
-                    }
-                    let c = c as usize;
-                    if self.disc[c] <= self.disc[t] && self.disc[t] < self.disc[c] + self.size[c] {
-                        if self.low[c] >= self.disc[pos] {
-                            key = c as u32;
-                        }
-                        break;
-                    }
-                }
-                key
-            };
+            keys[d.index()] = self.cut_off_child(a, pos, t as usize).map_or(UP, |c| c as u32);
         }
         // Labels in side order, as the flood gives them.
         let mut labels = [u8::MAX; 4];

@@ -507,7 +507,8 @@ impl Puller {
         let node = self.tree.states.nodes[id as usize];
         let dist = &self.dist;
         let cost = |s: usize, t: usize| cost(dist, n, s, t);
-        self.reach.flood(a, &self.occupied, node.player as usize);
+        // The depth-first search of the player's region lists the pulls (a box next to a
+        // square it reached) and gives the children's regions.
         self.cut_generation = self.cut_generation.wrapping_add(1);
         if self.cut_generation == 0 {
             self.cuts = Cuts::new(n);
@@ -522,7 +523,7 @@ impl Puller {
             let row = self.rows.iter().position(|&r| r == b).unwrap_or(0);
             for (di, d) in Dir::ALL.into_iter().enumerate() {
                 let to = a.nb(b as usize, d);
-                if to == NONE || !self.reach.has(to as usize) {
+                if to == NONE || !self.cuts.reached(to as usize, generation) {
                     continue;
                 }
                 let step = a.nb(to as usize, d);

@@ -547,12 +547,6 @@ pub fn run(
     let mut subset: Vec<Sq> = Vec::new();
     // How many boxes not on goals each box of the picked state is a hotspot for.
     let mut hot_counts: Vec<u32> = Vec::new();
-    // A move that cuts off a small part of the floor gets the dead search at once, on the
-    // boxes round that part: a corner closed by one box dies then, and a state that is never
-    // picked itself would hide it from the check of its descendants (which looks round their
-    // own last move). XSokoban at 10 s: 69 → 72; Sasquatch 33 → 34 (BENCHMARKS.md, round
-    // eleven).
-    let seal_check = config.dead_search;
     let mut fence: Vec<usize> = Vec::new();
     let mut part_queue: Vec<u16> = Vec::new();
     let mut slot_weights = [Some(0); ADVISORS];
@@ -811,8 +805,14 @@ pub fn run(
                     let h = if expanded {
                         None
                     } else if config.dead_search
+                        // A move that cuts off a small part of the floor gets the dead search
+                        // at once, on the boxes round that part: a corner closed by one box
+                        // dies then, and a state that is never picked itself would hide it
+                        // from the check of its descendants (which looks round their own last
+                        // move). XSokoban at 10 s: 69 → 72; Sasquatch 33 → 34 (BENCHMARKS.md,
+                        // round eleven).
                         && (learned.patterns.matches_at(&occupied, regions.player as usize, to)
-                            || seal_check && existing.is_none() && m.splits > 1 && child_on_goals < k && {
+                            || existing.is_none() && m.splits > 1 && child_on_goals < k && {
                                 let stop = &mut || stop_reason(config, started).is_some();
                                 let base = frozen_table(&frozen_tables, TableId::STATIC);
                                 let tables = (table, base);
