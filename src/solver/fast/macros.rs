@@ -33,6 +33,9 @@ pub struct MacroMove {
     /// How many separate groups the free sides of `to` form once the box is there (the
     /// number of parts the box cuts its floor region into).
     pub splits: u8,
+    /// The sides of `to` (bit [`Dir::index`]) that the box cuts off from the player: free
+    /// squares beside it in another part than the square the player pushed from.
+    pub cut_off: u8,
     /// The lowest square of the player's region after the move (the normalised player).
     pub player: u16,
 }
@@ -414,6 +417,10 @@ impl Macros {
                 // Every square reached had its side groups worked out by this search.
                 let groups = self.groups[pos];
                 let splits = (0..4).filter(|&i| groups[i] != u8::MAX && !groups[..i].contains(&groups[i])).count();
+                let behind_side = Dir::ALL[d].opposite().index();
+                let cut_off = (0..4)
+                    .filter(|&i| groups[i] != u8::MAX && groups[i] != groups[behind_side])
+                    .fold(0u8, |mask, i| mask | 1 << i);
                 let behind = a.nb(pos, Dir::ALL[d].opposite()) as usize;
                 occupied[b] = 0;
                 let player = self.cuts.lowest_beside(a, occupied, pos, behind);
@@ -424,6 +431,7 @@ impl Macros {
                     dir: d as u8,
                     pushes: self.dist[node as usize],
                     splits: splits as u8,
+                    cut_off,
                     player,
                 });
             }

@@ -165,8 +165,10 @@ fn cluster_dead(
 /// Whether move `m` (applied in `occupied`, `k` boxes, the player's region at `at.1`) cut off
 /// a small part of the floor whose fence of boxes the dead search proves dead (see
 /// [`cluster_dead`]; `tables` are the picked state's table and the static one). The part is the
-/// free squares behind the box on `at.0` that the player cannot reach; its fence is the boxes
-/// next to it, at most [`CLUSTER_BOXES`], each part at most [`CUT_OFF_SQUARES`] squares.
+/// free squares behind the box on `at.0` that the player cannot reach (the box search says
+/// which sides those are: `m.cut_off`, so the player's region is never flooded here); its
+/// fence is the boxes next to it, at most [`CLUSTER_BOXES`], each part at most
+/// [`CUT_OFF_SQUARES`] squares.
 #[allow(clippy::too_many_arguments)]
 fn cut_off_dead(
     a: &Analysis,
@@ -176,19 +178,27 @@ fn cut_off_dead(
     k: usize,
     tables: (Option<&[u16]>, Option<&[u16]>),
     learned: &mut Learned,
-    (reach, fence, part): (&mut Reach, &mut Vec<usize>, &mut Vec<u16>),
+    (fence, part): (&mut Vec<usize>, &mut Vec<u16>),
     subset: &mut Vec<Sq>,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
     let to = at.0;
-    let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
-    reach.flood(a, occupied, player_square);
+    debug_assert!({
+        let mut reach = Reach::new(a.squares());
+        reach.flood(a, occupied, a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize);
+        Dir::ALL.iter().all(|&d| {
+            let t = a.nb(to, d);
+            let cut = t != NONE && occupied[t as usize] == 0 && !reach.has(t as usize);
+            (m.cut_off >> d.index() & 1 == 1) == cut
+        })
+    });
     fence.clear();
+    part.clear();
     // Each side the player cannot reach, flooded on its own (two sides of one part give the
     // same fence).
     for d in Dir::ALL {
         let t = a.nb(to, d);
-        if t == NONE || occupied[t as usize] != 0 || reach.has(t as usize) {
+        if m.cut_off & (1 << d.index()) == 0 || part.contains(&t) {
             continue;
         }
         part.clear();
@@ -817,7 +827,7 @@ pub fn run(
                                 let base = frozen_table(&frozen_tables, TableId::STATIC);
                                 let tables = (table, base);
                                 let at = (to, regions.player as usize);
-                                let scratch = (&mut child_reach, &mut fence, &mut part_queue);
+                                let scratch = (&mut fence, &mut part_queue);
                                 cut_off_dead(a, &occupied, m, at, k, tables, learned, scratch, &mut subset, stop)
                             })
                     {
@@ -1062,7 +1072,15 @@ fn finish(
     let mut at = goal;
     while at != ROOT && search.states.nodes[at as usize].parent != ROOT {
         let node = search.states.nodes[at as usize];
-        line.push(MacroMove { from: node.from, to: node.to, dir: node.dir, pushes: 0, splits: 0, player: 0 });
+        line.push(MacroMove {
+            from: node.from,
+            to: node.to,
+            dir: node.dir,
+            pushes: 0,
+            splits: 0,
+            cut_off: 0,
+            player: 0,
+        });
         at = node.parent;
     }
     line.reverse();
