@@ -362,9 +362,14 @@ pub struct Patterns {
     squares: Vec<u16>,
     /// Each pattern's player region, `region_words` per pattern.
     regions: Vec<u64>,
-    /// The patterns holding each square.
-    by_square: Vec<Vec<u32>>,
+    /// The patterns holding each square, each with a probe: another of its squares (the
+    /// square itself for a one-box pattern), tested first so most patterns that do not match
+    /// are passed over without reading them. [`FIRST`] marks the pattern's first square.
+    by_square: Vec<Vec<(u32, u16)>>,
 }
+
+/// The flag of a [`Patterns`] entry listed under the pattern's first square.
+const FIRST: u32 = 1 << 31;
 
 impl Patterns {
     /// An empty store for `a`'s level.
@@ -393,7 +398,7 @@ impl Patterns {
         self.spans.capacity() * 8
             + self.squares.capacity() * 2
             + self.regions.capacity() * 8
-            + self.squares.len() * 4
+            + self.squares.len() * 8
             + self.by_square.len() * 24
     }
 
@@ -402,14 +407,21 @@ impl Patterns {
     pub fn add(&mut self, boxes: &[Sq], region: &[u64]) {
         let id = self.spans.len() as u32;
         self.spans.push((self.squares.len() as u32, boxes.len() as u32));
-        for &b in boxes {
+        for (i, &b) in boxes.iter().enumerate() {
             self.squares.push(b.index() as u16);
-            self.by_square[b.index()].push(id);
+            // The next square round, so every box but one probes another.
+            let probe = boxes[(i + 1) % boxes.len()].index() as u16;
+            let first = if i == 0 { FIRST } else { 0 };
+            self.by_square[b.index()].push((id | first, probe));
         }
         self.regions.extend_from_slice(&region[..self.region_words]);
     }
 
-    fn matches_pattern(&self, id: u32, occupied: &[u8], player: usize) -> bool {
+    fn matches_pattern(&self, (id, probe): (u32, u16), occupied: &[u8], player: usize) -> bool {
+        if occupied[probe as usize] == 0 {
+            return false;
+        }
+        let id = id & !FIRST;
         let (start, len) = self.spans[id as usize];
         let region = &self.regions[id as usize * self.region_words..][..self.region_words];
         region[player / 64] >> (player % 64) & 1 == 1
@@ -419,17 +431,16 @@ impl Patterns {
     /// Whether a pattern holding square `at` matches the position with boxes where `occupied`
     /// is non-zero and the player on `player` (any square of the player's region).
     pub fn matches_at(&self, occupied: &[u8], player: usize, at: usize) -> bool {
-        self.by_square[at].iter().any(|&id| self.matches_pattern(id, occupied, player))
+        self.by_square[at].iter().any(|&entry| self.matches_pattern(entry, occupied, player))
     }
 
     /// Whether any pattern matches the position (`boxes` are the squares `occupied` marks).
     pub fn matches(&self, occupied: &[u8], boxes: &[Sq], player: usize) -> bool {
         // Each pattern is listed under all its squares: checking it under its first is enough.
         boxes.iter().any(|b| {
-            self.by_square[b.index()].iter().any(|&id| {
-                self.squares[self.spans[id as usize].0 as usize] as usize == b.index()
-                    && self.matches_pattern(id, occupied, player)
-            })
+            self.by_square[b.index()]
+                .iter()
+                .any(|&entry| entry.0 & FIRST != 0 && self.matches_pattern(entry, occupied, player))
         })
     }
 }
