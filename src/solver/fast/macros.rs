@@ -36,6 +36,9 @@ pub struct MacroMove {
     /// The sides of `to` (bit [`Dir::index`]) that the box cuts off from the player: free
     /// squares beside it in another part than the square the player pushed from.
     pub cut_off: u8,
+    /// The squares of the largest part behind the `cut_off` sides (0 without one; `u16::MAX`
+    /// when the box search did not work it out).
+    pub cut_off_size: u16,
     /// The lowest square of the player's region after the move (the normalised player).
     pub player: u16,
 }
@@ -212,6 +215,27 @@ impl Cuts {
             }
         }
         (u32::MAX, lowest)
+    }
+
+    /// The number of squares of the part of the last search's floor that holds the reached
+    /// square `t` (not `pos`) once a box stands on `pos`.
+    pub(super) fn part_size(&self, a: &Analysis, occupied: &[u8], pos: usize, t: usize) -> u32 {
+        if let Some(c) = self.cut_off_child(a, pos, t) {
+            return self.size[c];
+        }
+        // Everything outside the subtree of `pos`, with the subtrees that have a way round.
+        let mut size = self.order.len() as u32 - self.size[pos];
+        for e in Dir::ALL {
+            let c = a.nb(pos, e);
+            if c == NONE || occupied[c as usize] != 0 {
+                continue;
+            }
+            let c = c as usize;
+            if self.stamp[c] == self.stamp[pos] && self.parent[c] as usize == pos && !self.cuts_off(pos, c) {
+                size += self.size[c];
+            }
+        }
+        size
     }
 
     /// The side groups of `pos` (see [`Macros::side_groups`]) from the last search, which
@@ -424,6 +448,18 @@ impl Macros {
                 let behind = a.nb(pos, Dir::ALL[d].opposite()) as usize;
                 occupied[b] = 0;
                 let player = self.cuts.lowest_beside(a, occupied, pos, behind);
+                let cut_off_size = if cut_off == 0 {
+                    0
+                } else if self.cuts.stamp[pos] == self.generation {
+                    Dir::ALL
+                        .into_iter()
+                        .filter(|e| cut_off >> e.index() & 1 == 1)
+                        .map(|e| self.cuts.part_size(a, occupied, pos, a.nb(pos, e) as usize))
+                        .max()
+                        .map_or(0, |size| size.min(u32::from(u16::MAX)) as u16)
+                } else {
+                    u16::MAX
+                };
                 occupied[b] = 1;
                 out.push(MacroMove {
                     from: b as u16,
@@ -432,6 +468,7 @@ impl Macros {
                     pushes: self.dist[node as usize],
                     splits: splits as u8,
                     cut_off,
+                    cut_off_size,
                     player,
                 });
             }
@@ -472,7 +509,7 @@ mod tests {
     use crate::format::parse_levels;
 
     #[test]
-    fn cut_groups_agree_with_the_flood_for_every_square_and_lifted_box() {
+    fn cut_groups_and_part_sizes_agree_with_the_flood_for_every_square_and_lifted_box() {
         let texts = [
             "  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########\n",
             "#######\n#.$ $.#\n# $@$ #\n#.   .#\n#######\n",
@@ -500,6 +537,26 @@ mod tests {
                         m.flood_groups(&a, &occupied, pos),
                         "box {b} at {pos}"
                     );
+                    for d in Dir::ALL {
+                        let t = a.nb(pos, d);
+                        if t == NONE || occupied[t as usize] != 0 {
+                            continue;
+                        }
+                        let mut part = vec![t as usize];
+                        let mut head = 0;
+                        while head < part.len() {
+                            let q = part[head];
+                            head += 1;
+                            for e in Dir::ALL {
+                                let u = a.nb(q, e);
+                                if u != NONE && occupied[u as usize] == 0 && !part.contains(&(u as usize)) {
+                                    part.push(u as usize);
+                                }
+                            }
+                        }
+                        let size = m.cuts.part_size(&a, &occupied, pos, t as usize);
+                        assert_eq!(size as usize, part.len(), "box {b} at {pos}, side {d:?}");
+                    }
                     occupied[pos] = 0;
                 }
                 occupied[b] = 1;

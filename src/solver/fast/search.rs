@@ -178,7 +178,7 @@ fn cut_off_dead(
     k: usize,
     tables: (Option<&[u16]>, Option<&[u16]>),
     learned: &mut Learned,
-    (fence, part): (&mut Vec<usize>, &mut Vec<u16>),
+    scratch: &mut CutOff,
     subset: &mut Vec<Sq>,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
@@ -192,31 +192,36 @@ fn cut_off_dead(
             (m.cut_off >> d.index() & 1 == 1) == cut
         })
     });
+    let CutOff { fence, part, mark, stamp } = scratch;
     fence.clear();
-    part.clear();
-    // Each side the player cannot reach, flooded on its own (two sides of one part give the
-    // same fence).
+    *stamp = stamp.wrapping_add(1);
+    if *stamp == 0 {
+        mark.fill(0);
+        *stamp = 1;
+    }
+    // Each side the player cannot reach, flooded on its own (sides of one part are flooded
+    // once).
     for d in Dir::ALL {
         let t = a.nb(to, d);
-        if m.cut_off & (1 << d.index()) == 0 || part.contains(&t) {
+        if m.cut_off & (1 << d.index()) == 0 || mark[t as usize] == *stamp {
             continue;
         }
         part.clear();
         part.push(t);
+        mark[t as usize] = *stamp;
         let mut head = 0;
         while head < part.len() {
             let q = part[head] as usize;
             head += 1;
             for e in Dir::ALL {
                 let u = a.nb(q, e);
-                if u == NONE {
+                if u == NONE || mark[u as usize] == *stamp {
                     continue;
                 }
+                mark[u as usize] = *stamp;
                 if occupied[u as usize] != 0 {
-                    if !fence.contains(&(u as usize)) {
-                        fence.push(u as usize);
-                    }
-                } else if !part.contains(&u) {
+                    fence.push(u as usize);
+                } else {
                     part.push(u);
                 }
             }
@@ -226,6 +231,21 @@ fn cut_off_dead(
         }
     }
     !fence.is_empty() && cluster_dead(a, occupied, at, k, Some(fence), tables.0, tables.1, learned, subset, stop)
+}
+
+/// Scratch for [`cut_off_dead`]: the fence found so far, the part being flooded, and marks
+/// (squares marked with `stamp` were seen in this call).
+struct CutOff {
+    fence: Vec<usize>,
+    part: Vec<u16>,
+    mark: Vec<u32>,
+    stamp: u32,
+}
+
+impl CutOff {
+    fn new(n: usize) -> CutOff {
+        CutOff { fence: Vec::new(), part: Vec::new(), mark: vec![0; n], stamp: 0 }
+    }
 }
 
 /// The most squares a cut-off part may have for [`cut_off_dead`] to look at it: small corners
@@ -557,8 +577,7 @@ pub fn run(
     let mut subset: Vec<Sq> = Vec::new();
     // How many boxes not on goals each box of the picked state is a hotspot for.
     let mut hot_counts: Vec<u32> = Vec::new();
-    let mut fence: Vec<usize> = Vec::new();
-    let mut part_queue: Vec<u16> = Vec::new();
+    let mut cut_off = CutOff::new(n);
     let mut slot_weights = [Some(0); ADVISORS];
     slot_weights[DISTANCE] = weights.distance;
     slot_weights[HOTSPOTS] = weights.hotspots;
@@ -822,13 +841,16 @@ pub fn run(
                         // move). XSokoban at 10 s: 69 → 72; Sasquatch 33 → 34 (BENCHMARKS.md,
                         // round eleven).
                         && (learned.patterns.matches_at(&occupied, regions.player as usize, to)
-                            || existing.is_none() && m.splits > 1 && child_on_goals < k && {
+                            || existing.is_none()
+                                && m.splits > 1
+                                && child_on_goals < k
+                                && usize::from(m.cut_off_size) <= CUT_OFF_SQUARES
+                                && {
                                 let stop = &mut || stop_reason(config, started).is_some();
                                 let base = frozen_table(&frozen_tables, TableId::STATIC);
                                 let tables = (table, base);
                                 let at = (to, regions.player as usize);
-                                let scratch = (&mut fence, &mut part_queue);
-                                cut_off_dead(a, &occupied, m, at, k, tables, learned, scratch, &mut subset, stop)
+                                cut_off_dead(a, &occupied, m, at, k, tables, learned, &mut cut_off, &mut subset, stop)
                             })
                     {
                         search.stats.pruned_corral += 1;
@@ -1079,6 +1101,7 @@ fn finish(
             pushes: 0,
             splits: 0,
             cut_off: 0,
+            cut_off_size: 0,
             player: 0,
         });
         at = node.parent;
