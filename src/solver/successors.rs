@@ -153,7 +153,8 @@ impl Successors {
     ) -> Result<(), Stopped> {
         out.clear();
         self.load(boxes);
-        self.region.flood(a, &self.occupied, player, self.rules.walks);
+        // The region's lowest square: the normalised player, whatever square `player` is.
+        let lowest = self.region.flood(a, &self.occupied, player, self.rules.walks);
         self.only.clear();
         let restricted = self.rules.corrals && {
             let Successors { corrals, occupied, region, only, rules, .. } = self;
@@ -204,7 +205,7 @@ impl Successors {
                     let freezes_on_goal = self.rules.frozen_goals
                         && a.is_goal(to)
                         && deadlock::is_frozen(a, &self.occupied, to, &mut self.path);
-                    let player = self.child_player(a, b.sq, to, dir, player);
+                    let player = self.child_player(a, b.sq, to, dir, lowest);
                     out.push(Push { index, from: b, to, dir, walk, player, freezes_on_goal });
                 }
                 self.occupied[to.index()] = 0;
@@ -214,20 +215,23 @@ impl Successors {
         Ok(())
     }
 
-    /// The player square after pushing the box on `from` to `to` (the board shows the child).
-    fn child_player(&mut self, a: &Analysis, from: Sq, to: Sq, dir: Dir, parent: Sq) -> Sq {
+    /// The player square after pushing the box on `from` to `to` (the board shows the child;
+    /// `lowest` is the lowest square of the parent's region).
+    fn child_player(&mut self, a: &Analysis, from: Sq, to: Sq, dir: Dir, lowest: Sq) -> Sq {
         if !self.rules.normalize {
             return from;
         }
-        let opens_nothing = !self.reached(to)
-            && Dir::ALL
-                .iter()
-                .filter(|&&e| e != dir && e != dir.opposite())
-                .all(|&e| a.neighbor(from, e).is_none_or(|n| self.occupied[n.index()] != 0 || self.reached(n)));
-        if opens_nothing {
-            // The box went somewhere the player could not reach, and the square it left opens
-            // onto nothing new: the region is the parent's plus that square.
-            parent.min(from)
+        let sides_known = Dir::ALL
+            .iter()
+            .filter(|&&e| e != dir && e != dir.opposite())
+            .all(|&e| a.neighbor(from, e).is_none_or(|n| self.occupied[n.index()] != 0 || self.reached(n)));
+        // The square the box left opens onto nothing new, and the box either went somewhere
+        // the player could not reach or stands where it cuts nothing apart (and is not the
+        // region's lowest square): the region is the parent's, less `to`, plus `from`.
+        let unchanged = sides_known && (!self.reached(to) || to != lowest && !cuts_locally(a, &self.occupied, to));
+        if unchanged {
+            debug_assert_eq!(lowest.min(from), self.child_region.flood(a, &self.occupied, from, false));
+            lowest.min(from)
         } else {
             self.child_region.flood(a, &self.occupied, from, false)
         }
@@ -248,6 +252,43 @@ impl Successors {
     fn reached(&self, s: Sq) -> bool {
         self.region.contains(s)
     }
+}
+
+/// Whether a box on `s` may cut its free neighbours apart: true unless every free square beside
+/// `s` is linked to the others through the free squares of its 8-neighbourhood (then any walk
+/// through `s` can go round it, so taking `s` out of a region leaves the rest connected).
+fn cuts_locally(a: &Analysis, occupied: &[u8], s: Sq) -> bool {
+    let free = |t: Option<Sq>| t.is_some_and(|t| occupied[t.index()] == 0);
+    // The ring round `s`, clockwise from above: each side, then the corner after it.
+    let mut ring = [false; 8];
+    for (i, d) in Dir::ALL.into_iter().enumerate() {
+        let next = Dir::ALL[(i + 1) % 4];
+        let side = a.neighbor(s, d);
+        let corner =
+            side.and_then(|t| a.neighbor(t, next)).or_else(|| a.neighbor(s, next).and_then(|t| a.neighbor(t, d)));
+        ring[2 * i] = free(side);
+        ring[2 * i + 1] = free(corner);
+    }
+    let Some(gap) = ring.iter().position(|&f| !f) else {
+        return false;
+    };
+    // Runs of free squares round the ring, starting after a blocked one: the free sides must
+    // all lie in one run.
+    let mut run = 0;
+    let mut side_run = None;
+    for k in 1..=8 {
+        let i = (gap + k) % 8;
+        if !ring[i] {
+            run += 1;
+        } else if i % 2 == 0 {
+            match side_run {
+                None => side_run = Some(run),
+                Some(r) if r != run => return true,
+                Some(_) => {}
+            }
+        }
+    }
+    false
 }
 
 /// A player region found by breadth-first search, marked with a generation stamp so that a new
@@ -331,6 +372,46 @@ mod tests {
                 (r, c, d)
             })
             .collect()
+    }
+
+    #[test]
+    fn a_square_that_does_not_cut_locally_leaves_its_neighbours_connected() {
+        let texts = [
+            "  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########\n",
+            "#######\n#.$ $.#\n# $@$ #\n#.   .#\n#######\n",
+            "########\n#@ #   #\n# $  $ #\n##  #..#\n #    ##\n ######\n",
+        ];
+        for text in texts {
+            let level = parse_levels(text).unwrap().remove(0);
+            let a = Analysis::new(&level);
+            let mut occupied = vec![0u8; a.squares()];
+            for &b in level.boxes() {
+                occupied[a.sq(b).index()] = 1;
+            }
+            let mut region = Region::new(a.squares());
+            let mut local = 0;
+            for s in (0..a.squares()).map(Sq::new) {
+                if occupied[s.index()] != 0 {
+                    continue;
+                }
+                occupied[s.index()] = 1;
+                let sides: Vec<Sq> = Dir::ALL
+                    .into_iter()
+                    .filter_map(|d| a.neighbor(s, d))
+                    .filter(|t| occupied[t.index()] == 0)
+                    .collect();
+                let connected = sides.first().is_none_or(|&first| {
+                    region.flood(&a, &occupied, first, false);
+                    sides.iter().all(|&t| region.contains(t))
+                });
+                if !cuts_locally(&a, &occupied, s) {
+                    local += 1;
+                    assert!(connected, "{text}: square {s:?}");
+                }
+                occupied[s.index()] = 0;
+            }
+            assert!(local > 0, "{text}: some square should pass the local test");
+        }
     }
 
     #[test]
