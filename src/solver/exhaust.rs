@@ -2,8 +2,9 @@
 //!
 //! Many dead positions pass every local test (dead squares, freeze, 2×2, corrals, the
 //! matching): the boxes can still move, but every way they can move ends in one of those
-//! tests. [`Exhaust::proves_dead`] searches all push sequences of a set of boxes, breadth
-//! first under the rules of the A* engine ([`super::successors`]: dead squares, freeze, 2×2,
+//! tests. [`Exhaust::proves_dead`] searches all push sequences of a set of boxes (the
+//! positions nearest to the goals first, which only decides how soon a live set turns up a way
+//! to the goals: the verdict is the same in any order) under the rules of the A* engine ([`super::successors`]: dead squares, freeze, 2×2,
 //! PI-corral restriction), plus a check that the boxes can still be matched to distinct goals
 //! they can reach, and says "dead" only when that search runs out of positions, within its
 //! budget, without putting every box on a goal. Every rule it prunes with is sound for "is
@@ -26,6 +27,8 @@
 //! the moved box can mostly still reach its goal.
 
 use hashbrown::HashTable;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use super::report::Stats;
 use super::state::BoxAt;
@@ -62,6 +65,11 @@ pub struct Exhaust {
     pushes: Vec<Push>,
     child_key: Vec<u64>,
     child_matched: Vec<u16>,
+    /// The positions not expanded yet, nearest to the goals first: (the sum of each box's
+    /// pushes to its nearest goal, the newest first).
+    open: BinaryHeap<Reverse<(u32, Reverse<u32>)>>,
+    /// Each square's pushes to the nearest goal (a large number where none is reachable).
+    nearest: Vec<u32>,
     /// Kuhn's algorithm's visited marks, one per goal.
     visited: Vec<u32>,
     visit: u32,
@@ -116,6 +124,10 @@ impl Exhaust {
             pushes: Vec::new(),
             child_key: Vec::new(),
             child_matched: Vec::new(),
+            open: BinaryHeap::new(),
+            nearest: (0..a.squares())
+                .map(|s| (0..a.goals()).filter_map(|g| a.distance(g, Sq::new(s))).min().map_or(1 << 16, u32::from))
+                .collect(),
             visited: vec![0; a.goals()],
             visit: 0,
             stats: Stats::default(),
@@ -211,12 +223,16 @@ impl Exhaust {
         let (keys, players) = (&self.keys, &self.players);
         self.table.insert_unique(h, 0, |&i| hash_at(keys, players, words, i));
 
+        // The order decides only how soon a way to the goals turns up (the verdict is the same
+        // in any order: "dead" needs every position seen): nearest to the goals first, so a
+        // live set of boxes is usually told apart within a few positions.
+        self.open.clear();
+        let root_near = boxes.iter().map(|b| self.nearest[b.index()]).sum::<u32>();
+        self.open.push(Reverse((root_near, Reverse(0))));
         // The stop check reads the clock: once per 64 boxes is often enough.
         let mut boxes_seen = 0u32;
-        let mut next = 0usize;
-        while next < self.players.len() {
-            let at = next;
-            next += 1;
+        while let Some(Reverse((near, Reverse(at)))) = self.open.pop() {
+            let at = at as usize;
             self.load(at);
             let player = self.players[at];
             let mut check = || {
@@ -258,6 +274,8 @@ impl Exhaust {
                     return false;
                 }
                 let id = self.players.len() as u32;
+                let child_near = near - self.nearest[from] + self.nearest[to];
+                self.open.push(Reverse((child_near, Reverse(id))));
                 self.keys.extend_from_slice(&self.child_key);
                 self.players.push(p.player);
                 self.matched.extend_from_slice(&self.child_matched);
