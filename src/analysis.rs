@@ -218,6 +218,12 @@ impl Analysis {
             t => Some(Sq(t)),
         }
     }
+    /// The four neighbours of `s` in [`Dir::ALL`] order as raw indices, `u16::MAX` for a wall
+    /// (for the solver's tightest loops; [`Analysis::neighbor`] otherwise).
+    #[inline]
+    pub fn neighbor_indices(&self, s: Sq) -> [u16; 4] {
+        self.neighbors[s.index()]
+    }
     /// Pushes to bring a box from `s` to goal `g` on an empty board, or `None`.
     #[inline]
     pub fn distance(&self, g: usize, s: Sq) -> Option<u16> {

@@ -127,7 +127,7 @@ impl Successors {
     /// `bits`, one bit per square (`bits[s / 64] >> (s % 64) & 1`).
     pub fn region_bits(&self, bits: &mut [u64]) {
         bits.fill(0);
-        for s in &self.region.queue {
+        for s in &self.region.queue[..self.region.len] {
             bits[s.index() / 64] |= 1 << (s.index() % 64);
         }
     }
@@ -299,12 +299,20 @@ struct Region {
     generation: u32,
     /// Walking distances from the start (filled only when asked for).
     dist: Vec<u32>,
+    /// The squares reached, in the order reached: the first `len`.
     queue: Vec<Sq>,
+    len: usize,
 }
 
 impl Region {
     fn new(squares: usize) -> Region {
-        Region { stamp: vec![0; squares], generation: 0, dist: vec![0; squares], queue: Vec::with_capacity(squares) }
+        Region {
+            stamp: vec![0; squares],
+            generation: 0,
+            dist: vec![0; squares],
+            queue: vec![Sq::new(0); squares],
+            len: 0,
+        }
     }
 
     #[inline]
@@ -321,27 +329,31 @@ impl Region {
             self.generation = 1;
         }
         let generation = self.generation;
-        self.queue.clear();
-        self.queue.push(start);
-        self.stamp[start.index()] = generation;
-        self.dist[start.index()] = 0;
-        let mut lowest = start;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let s = self.queue[head];
+        let Region { stamp, dist, queue, .. } = self;
+        // Every square enters the queue once: it has room for all of them.
+        queue[0] = start;
+        stamp[start.index()] = generation;
+        dist[start.index()] = 0;
+        let mut lowest = start.index();
+        let (mut head, mut tail) = (0, 1);
+        while head < tail {
+            let s = queue[head].index();
             head += 1;
-            for t in Dir::ALL.into_iter().filter_map(|d| a.neighbor(s, d)) {
-                if self.stamp[t.index()] != generation && occupied[t.index()] == 0 {
-                    self.stamp[t.index()] = generation;
+            for t in a.neighbor_indices(Sq::new(s)) {
+                let t = usize::from(t);
+                if t < stamp.len() && stamp[t] != generation && occupied[t] == 0 {
+                    stamp[t] = generation;
                     if distances {
-                        self.dist[t.index()] = self.dist[s.index()] + 1;
+                        dist[t] = dist[s] + 1;
                     }
                     lowest = lowest.min(t);
-                    self.queue.push(t);
+                    queue[tail] = Sq::new(t);
+                    tail += 1;
                 }
             }
         }
-        lowest
+        self.len = tail;
+        Sq::new(lowest)
     }
 }
 
