@@ -255,8 +255,11 @@ const CUT_OFF_SQUARES: usize = 32;
 /// Positions the exhaustive search that tries to prove a picked state dead may store. On
 /// XSokoban at 10,000 expansions per level, 20, 50 and 200 all solve 4 more levels than none
 /// (51 against 47); since failed searches are not repeated, 200 costs 13% more time than no
-/// search at all, 20 without that cache 44%.
-const DEAD_SEARCH_BUDGET: usize = 200;
+/// search at all, 20 without that cache 44%. Once the search got cheaper (round twelve: live
+/// sets found their way sooner, fewer floods), at 10 s per level: 200 → XSokoban fast 73,
+/// 400 → 74 (+13, whose corner needs the larger proof), 1000 → 74 with a higher median time;
+/// Sasquatch 35 with 200 and 400; six or eight boxes per search, the same.
+const DEAD_SEARCH_BUDGET: usize = 400;
 
 /// The most boxes (the one just moved and those around it) the exhaustive search looks at.
 const CLUSTER_BOXES: usize = 6;
