@@ -29,13 +29,15 @@
 //!   any order.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a state is expanded, the
 //!   boxes around the one just moved (up to six, linked through their 8-neighbourhoods) are
-//!   searched on their own, exhaustively within 200 positions; when they cannot all reach
+//!   searched on their own, exhaustively within 400 positions; when they cannot all reach
 //!   goals, the state is dropped and the boxes become a pattern that every later child is
 //!   matched against. A move that cuts off a small part of the floor (a corner closed by the
 //!   box) gets the same search at once, on the boxes fencing that part: such a corner often
 //!   dies with the move, and a state that is never picked itself would hide it from the checks
 //!   of its descendants, which look round their own last move (XSokoban at 10 s 69 → 72,
-//!   Sasquatch 33 → 34; BENCHMARKS.md, round eleven). `--no-dead-search` turns both off.
+//!   Sasquatch 33 → 34; BENCHMARKS.md, round eleven). The search is cheap enough for 400
+//!   positions since round twelve (nearest to the goals first, few floods): 73 → 74.
+//!   `--no-dead-search` turns both off.
 //! - **PI-corrals** ([`crate::solver::corral`]): when the player is fenced off from a corral
 //!   that some barrier box must enter, only the barrier boxes move (every solution pushes one
 //!   of them first, and that push can be made now), which keeps the search complete.
