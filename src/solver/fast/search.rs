@@ -249,7 +249,8 @@ impl CutOff {
 }
 
 /// The most squares a cut-off part may have for [`cut_off_dead`] to look at it: small corners
-/// are where one box seals a deadlock in; a big area rarely dies of its fence alone.
+/// are where one box seals a deadlock in; a big area rarely dies of its fence alone. XSokoban
+/// `fast` at 10 s (round twelve): 16 → 73, 32 → 74, 64 → 72.
 const CUT_OFF_SQUARES: usize = 32;
 
 /// Positions the exhaustive search that tries to prove a picked state dead may store. On
