@@ -36,8 +36,7 @@ pub struct MacroMove {
     /// The sides of `to` (bit [`Dir::index`]) that the box cuts off from the player: free
     /// squares beside it in another part than the square the player pushed from.
     pub cut_off: u8,
-    /// The squares of the largest part behind the `cut_off` sides (0 without one; `u16::MAX`
-    /// when the box search did not work it out).
+    /// The squares of the largest part behind the `cut_off` sides (0 without one).
     pub cut_off_size: u16,
     /// The lowest square of the player's region after the move (the normalised player).
     pub player: u16,
@@ -203,18 +202,23 @@ impl Cuts {
         // The part above `pos`: everything outside its subtree, with the subtrees of the
         // children that have a way round.
         let (first, end) = (self.disc[pos] as usize, (self.disc[pos] + self.size[pos]) as usize);
-        let mut lowest = self.before[first].min(self.after[end]);
-        for e in Dir::ALL {
+        let lowest = self
+            .children_round(a, occupied, pos)
+            .fold(self.before[first].min(self.after[end]), |low, c| low.min(self.lowest[c]));
+        (u32::MAX, lowest)
+    }
+
+    /// The children of `pos` whose subtrees have a way round it (they stay joined to the part
+    /// above `pos` once a box stands there).
+    fn children_round(&self, a: &Analysis, occupied: &[u8], pos: usize) -> impl Iterator<Item = usize> {
+        Dir::ALL.into_iter().filter_map(move |e| {
             let c = a.nb(pos, e);
             if c == NONE || occupied[c as usize] != 0 {
-                continue;
+                return None;
             }
             let c = c as usize;
-            if self.stamp[c] == self.stamp[pos] && self.parent[c] as usize == pos && !self.cuts_off(pos, c) {
-                lowest = lowest.min(self.lowest[c]);
-            }
-        }
-        (u32::MAX, lowest)
+            (self.stamp[c] == self.stamp[pos] && self.parent[c] as usize == pos && !self.cuts_off(pos, c)).then_some(c)
+        })
     }
 
     /// The number of squares of the part of the last search's floor that holds the reached
@@ -224,18 +228,8 @@ impl Cuts {
             return self.size[c];
         }
         // Everything outside the subtree of `pos`, with the subtrees that have a way round.
-        let mut size = self.order.len() as u32 - self.size[pos];
-        for e in Dir::ALL {
-            let c = a.nb(pos, e);
-            if c == NONE || occupied[c as usize] != 0 {
-                continue;
-            }
-            let c = c as usize;
-            if self.stamp[c] == self.stamp[pos] && self.parent[c] as usize == pos && !self.cuts_off(pos, c) {
-                size += self.size[c];
-            }
-        }
-        size
+        let above = self.order.len() as u32 - self.size[pos];
+        above + self.children_round(a, occupied, pos).map(|c| self.size[c]).sum::<u32>()
     }
 
     /// The side groups of `pos` (see [`Macros::side_groups`]) from the last search, which
@@ -448,18 +442,13 @@ impl Macros {
                 let behind = a.nb(pos, Dir::ALL[d].opposite()) as usize;
                 occupied[b] = 0;
                 let player = self.cuts.lowest_beside(a, occupied, pos, behind);
-                let cut_off_size = if cut_off == 0 {
-                    0
-                } else if self.cuts.stamp[pos] == self.generation {
-                    Dir::ALL
-                        .into_iter()
-                        .filter(|e| cut_off >> e.index() & 1 == 1)
-                        .map(|e| self.cuts.part_size(a, occupied, pos, a.nb(pos, e) as usize))
-                        .max()
-                        .map_or(0, |size| size.min(u32::from(u16::MAX)) as u16)
-                } else {
-                    u16::MAX
-                };
+                // The depth-first search ran for this box (it can move) and reached `pos`.
+                let cut_off_size = Dir::ALL
+                    .into_iter()
+                    .filter(|e| cut_off >> e.index() & 1 == 1)
+                    .map(|e| self.cuts.part_size(a, occupied, pos, a.nb(pos, e) as usize))
+                    .max()
+                    .map_or(0, |size| size.min(u32::from(u16::MAX)) as u16);
                 occupied[b] = 1;
                 out.push(MacroMove {
                     from: b as u16,

@@ -192,6 +192,10 @@ fn cut_off_dead(
             (m.cut_off >> d.index() & 1 == 1) == cut
         })
     });
+    // The box search knows the parts' sizes: a big part is never flooded.
+    if usize::from(m.cut_off_size) > CUT_OFF_SQUARES {
+        return false;
+    }
     let CutOff { fence, part, mark, stamp } = scratch;
     fence.clear();
     *stamp = stamp.wrapping_add(1);
@@ -225,7 +229,7 @@ fn cut_off_dead(
                     part.push(u);
                 }
             }
-            if part.len() > CUT_OFF_SQUARES || fence.len() > CLUSTER_BOXES {
+            if fence.len() > CLUSTER_BOXES {
                 return false;
             }
         }
@@ -848,7 +852,6 @@ pub fn run(
                             || existing.is_none()
                                 && m.splits > 1
                                 && child_on_goals < k
-                                && usize::from(m.cut_off_size) <= CUT_OFF_SQUARES
                                 && {
                                 let stop = &mut || stop_reason(config, started).is_some();
                                 let base = frozen_table(&frozen_tables, TableId::STATIC);
