@@ -127,7 +127,7 @@ impl Successors {
     /// `bits`, one bit per square (`bits[s / 64] >> (s % 64) & 1`).
     pub fn region_bits(&self, bits: &mut [u64]) {
         bits.fill(0);
-        for s in &self.region.queue[..self.region.len] {
+        for s in &self.region.queue {
             bits[s.index() / 64] |= 1 << (s.index() % 64);
         }
     }
@@ -299,20 +299,12 @@ struct Region {
     generation: u32,
     /// Walking distances from the start (filled only when asked for).
     dist: Vec<u32>,
-    /// The squares reached, in the order reached: the first `len`.
     queue: Vec<Sq>,
-    len: usize,
 }
 
 impl Region {
     fn new(squares: usize) -> Region {
-        Region {
-            stamp: vec![0; squares],
-            generation: 0,
-            dist: vec![0; squares],
-            queue: vec![Sq::new(0); squares],
-            len: 0,
-        }
+        Region { stamp: vec![0; squares], generation: 0, dist: vec![0; squares], queue: Vec::with_capacity(squares) }
     }
 
     #[inline]
@@ -330,15 +322,16 @@ impl Region {
         }
         let generation = self.generation;
         let Region { stamp, dist, queue, .. } = self;
-        // Every square enters the queue once: it has room for all of them.
-        queue[0] = start;
+        queue.clear();
+        queue.push(start);
         stamp[start.index()] = generation;
         dist[start.index()] = 0;
         let mut lowest = start.index();
-        let (mut head, mut tail) = (0, 1);
-        while head < tail {
+        let mut head = 0;
+        while head < queue.len() {
             let s = queue[head].index();
             head += 1;
+            // The raw table: a wall is `u16::MAX`, past every square.
             for t in a.neighbor_indices(Sq::new(s)) {
                 let t = usize::from(t);
                 if t < stamp.len() && stamp[t] != generation && occupied[t] == 0 {
@@ -347,12 +340,10 @@ impl Region {
                         dist[t] = dist[s] + 1;
                     }
                     lowest = lowest.min(t);
-                    queue[tail] = Sq::new(t);
-                    tail += 1;
+                    queue.push(Sq::new(t));
                 }
             }
         }
-        self.len = tail;
         Sq::new(lowest)
     }
 }
