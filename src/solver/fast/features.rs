@@ -4,7 +4,7 @@
 //! - **packing**: the length of the longest prefix of the packing plan whose goals all hold a
 //!   box (progress in the planned order);
 //! - **connectivity**: the number of regions the boxes cut the free floor into (fewer means
-//!   the player can reach more of the level), capped per pass (see [`MAX_REGIONS`]);
+//!   the player can reach more of the level), capped at [`MAX_REGIONS`];
 //! - **filled** (only in searches that ask for it): the number of boxes on goals, in any
 //!   order. The second pass's distance advice fills goals out of the plan's order; without
 //!   this feature all those states share the cell of the plan prefix they hold, and a state
@@ -21,24 +21,16 @@ use super::raw::{NONE, RawIndex};
 use crate::analysis::Analysis;
 use crate::level::Dir;
 
-/// Connectivity values above this share one cell (the second pass's cap; the first pass
-/// caps at [`MAX_REGIONS_FIRST`]). States whose boxes cut the floor into many pockets are
-/// rarely on a solution's path, and giving each such count its own cell handed them a large
-/// share of the expansions (each cell gets one per round): on XSokoban at 10,000 expansions
-/// per level, capping at 4 solved 31 levels against 27 uncapped (2: 30, 6: 30).
+/// Connectivity values above this share one cell. States whose boxes cut the floor into many
+/// pockets are rarely on a solution's path, and giving each such count its own cell handed
+/// them a large share of the expansions (each cell gets one per round): on XSokoban at 10,000
+/// expansions per level, capping at 4 solved 31 levels against 27 uncapped (2: 30, 6: 30).
 pub const MAX_REGIONS: u16 = 4;
-
-/// The first pass's cap (BENCHMARKS.md, round thirteen): at 20,000 expansions per level
-/// XSokoban 61 → 63 (+11, +76, none lost) and at 3,000 Sasquatch 14 → 15 (+20) against 4;
-/// 3 in both passes loses XSokoban 15 at 20,000, and 2 in the first pass gains 28 and 40 at
-/// 10 s but loses 75 and 76 (whose first pass needs the third connectivity cell).
-pub const MAX_REGIONS_FIRST: u16 = 3;
 
 /// A feature-space cell: (packing, connectivity, filled; 0 when not counted).
 pub type Cell = [u16; 3];
 
-/// Scratch for the region flood fill, whether cells count the boxes on goals, and the
-/// connectivity cap.
+/// Scratch for the region flood fill, and whether cells count the boxes on goals.
 pub struct Features {
     label: Vec<u32>,
     generation: u32,
@@ -48,7 +40,6 @@ pub struct Features {
     base: u32,
     seeds: Vec<u16>,
     filled: bool,
-    max_regions: u16,
 }
 
 /// The regions of the free floor of one state.
@@ -60,19 +51,10 @@ pub struct Regions {
 }
 
 impl Features {
-    /// Scratch for the level of `a`; `filled` says whether cells count the boxes on goals;
-    /// connectivity counts above `max_regions` share one cell.
-    pub fn new(a: &Analysis, filled: bool, max_regions: u16) -> Features {
+    /// Scratch for the level of `a`; `filled` says whether cells count the boxes on goals.
+    pub fn new(a: &Analysis, filled: bool) -> Features {
         let n = a.squares();
-        Features {
-            label: vec![0; n],
-            generation: 0,
-            queue: Vec::new(),
-            base: 0,
-            seeds: Vec::new(),
-            filled,
-            max_regions,
-        }
+        Features { label: vec![0; n], generation: 0, queue: Vec::new(), base: 0, seeds: Vec::new(), filled }
     }
 
     /// Floods the free floor (squares with `occupied == 0`) and returns the number of regions
@@ -151,7 +133,7 @@ impl Features {
     /// floor has `regions` regions.
     pub fn cell(&self, plan: &PackingPlan, occupied: &[u8], regions: u16, on_goals: usize) -> Cell {
         let filled = if self.filled { on_goals as u16 } else { 0 };
-        [plan.packed(occupied), regions.min(self.max_regions), filled]
+        [plan.packed(occupied), regions.min(MAX_REGIONS), filled]
     }
 }
 
@@ -167,7 +149,7 @@ mod tests {
         let mut occupied = vec![0u8; a.squares()];
         let b = a.index_of(level.boxes()[0]);
         occupied[b] = 1;
-        let mut f = Features::new(&a, false, MAX_REGIONS);
+        let mut f = Features::new(&a, false);
         let p = a.index_of(level.player());
         let r = f.regions(&a, &occupied, p);
         assert_eq!(r.count, 2);
@@ -192,8 +174,8 @@ mod tests {
         let right = a.index_of(level.square_at(1, 3).unwrap());
         occupied[right] = 1;
         assert_eq!(plan.packed(&occupied), 0);
-        assert_eq!(Features::new(&a, true, MAX_REGIONS).cell(&plan, &occupied, 1, 1), [0, 1, 1]);
-        assert_eq!(Features::new(&a, false, MAX_REGIONS).cell(&plan, &occupied, 1, 1), [0, 1, 0]);
+        assert_eq!(Features::new(&a, true).cell(&plan, &occupied, 1, 1), [0, 1, 1]);
+        assert_eq!(Features::new(&a, false).cell(&plan, &occupied, 1, 1), [0, 1, 0]);
     }
 
     #[test]
@@ -210,8 +192,8 @@ mod tests {
                 occupied[b] = 1;
             }
             let player = a.index_of(level.player());
-            let mut f = Features::new(&a, false, MAX_REGIONS);
-            let mut reach = Features::new(&a, false, MAX_REGIONS);
+            let mut f = Features::new(&a, false);
+            let mut reach = Features::new(&a, false);
             let parent = f.regions(&a, &occupied, player);
             let mut moves: Vec<MacroMove> = Vec::new();
             let mut macros = Macros::new(a.squares());

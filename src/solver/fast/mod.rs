@@ -25,8 +25,8 @@
 //!   A box that cannot get back to the start squares waits on a parking square that does not
 //!   cut the floor, which becomes a step of the plan of its own (arrive there early).
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
-//!   number of player regions, capped at 3 in the first pass and 4 in the second), and in the
-//!   second pass also the number of boxes on goals in any order.
+//!   number of player regions), and in the second pass also the number of boxes on goals in
+//!   any order.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a state is expanded, the
 //!   boxes around the one just moved (up to six, linked through their 8-neighbourhoods) are
 //!   searched on their own, exhaustively within 400 positions; when they cannot all reach
@@ -208,7 +208,7 @@ const FIRST_PASS: (u32, u32) = (3, 5);
 fn passes(config: &Config) -> [Weights; 2] {
     let hotspots = config.fast_hotspots.then_some(1);
     [
-        Weights { hotspots, distance: Some(2), filled: false, other: 3, regions: features::MAX_REGIONS_FIRST },
-        Weights { hotspots: None, distance: Some(0), filled: true, other: 1, regions: features::MAX_REGIONS },
+        Weights { hotspots, distance: Some(2), filled: false, other: 3 },
+        Weights { hotspots: None, distance: Some(0), filled: true, other: 1 },
     ]
 }

@@ -479,8 +479,6 @@ pub struct Weights {
     pub filled: bool,
     /// A move no advisor names.
     pub other: u32,
-    /// Connectivity counts above this share one cell (see [`super::features`]).
-    pub regions: u16,
 }
 
 /// The advisors' slots, in the order they choose.
@@ -508,7 +506,7 @@ pub fn run(
     let started = Instant::now();
     let n = a.squares();
     let words = keyed::words(a);
-    let mut features = Features::new(a, weights.filled, weights.regions);
+    let mut features = Features::new(a, weights.filled);
     let mut macros = Macros::new(n);
     let mut hungarian = Hungarian::default();
     let mut search = Search { states: Keyed::new(a), cells: BTreeMap::new(), queued: 0, stats: Stats::default() };
@@ -824,7 +822,7 @@ pub fn run(
                     let regions = features.child_regions(a, parent_regions, m);
                     #[cfg(debug_assertions)]
                     {
-                        let mut check = Features::new(a, false, weights.regions);
+                        let mut check = Features::new(a, false);
                         let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
                         let full = check.regions(a, &occupied, player_square);
                         debug_assert_eq!((full.count, full.player), (regions.count, regions.player));
