@@ -443,6 +443,7 @@ impl Macros {
                 occupied[b] = 0;
                 let player = self.cuts.lowest_beside(a, occupied, pos, behind);
                 // The depth-first search ran for this box (it can move) and reached `pos`.
+                debug_assert_eq!(self.cuts.stamp[pos], self.generation);
                 let cut_off_size = Dir::ALL
                     .into_iter()
                     .filter(|e| cut_off >> e.index() & 1 == 1)
