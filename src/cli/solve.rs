@@ -76,6 +76,10 @@ pub struct SearchArgs {
     /// Fast engine: no parking squares in the packing plan (to measure their effect).
     #[arg(long)]
     pub no_parking: bool,
+    /// Fast engine: follow the packing plan as worked out backwards, without checking it
+    /// forwards from the start (to measure the check's effect).
+    #[arg(long)]
+    pub no_plan_check: bool,
     /// Fast engine: no opener advisor (to measure its effect).
     #[arg(long)]
     pub no_opener: bool,
@@ -170,6 +174,7 @@ impl SearchArgs {
             corral_pruning: !self.no_corral_pruning,
             frozen_goals: !self.no_frozen_goals,
             fast_parking: !self.no_parking,
+            fast_plan_check: !self.no_plan_check,
             fast_opener: !self.no_opener,
             fast_hotspots: !self.no_hotspots,
             fast_pulls: !self.no_pulls,

@@ -111,6 +111,10 @@ pub struct Config {
     /// In the fast engine's packing plan, let a box that cannot get back to the start squares
     /// wait on a parking square (see [`super::fast`]); on by default, off to measure it.
     pub fast_parking: bool,
+    /// Check the fast engine's packing plan forwards from the start (a goal whose filling
+    /// would leave the start boxes unable to fill the rest is put off, see
+    /// [`super::fast`]); on by default, off to measure it.
+    pub fast_plan_check: bool,
     /// The fast engine's opener advisor (moves a box off the way to the plan's next goal); on
     /// by default, off to measure it.
     pub fast_opener: bool,
@@ -146,6 +150,7 @@ impl Default for Config {
             frozen_goals: true,
             moves_tiebreak: true,
             fast_parking: true,
+            fast_plan_check: true,
             fast_opener: true,
             fast_hotspots: true,
             dead_search: true,

@@ -308,6 +308,17 @@ fn player_aware(a: &Analysis, blocked: impl Fn(Sq) -> bool, stop: &mut impl FnMu
     Some(table)
 }
 
+/// The player-aware table (see [`FrozenTables::player_aware_within`]) for a box alone among
+/// the walls and the squares marked in `blocked` (indexed by solver square). `None` when
+/// `stop` says so.
+pub(crate) fn player_aware_blocked(
+    a: &Analysis,
+    blocked: &[bool],
+    stop: &mut impl FnMut() -> bool,
+) -> Option<Box<[u16]>> {
+    player_aware(a, |s: Sq| blocked[s.index()], stop)
+}
+
 /// Push distances from each of `sources` to every square (source-major: row `t`, of
 /// `a.squares()` entries, is source `t`'s; [`UNREACHABLE`] where it cannot get) for a box alone
 /// among the walls, the player walking round it and starting on any side: the forward

@@ -23,7 +23,12 @@
 //! - **Packing plan** (`packing.rs`): before the search, boxes are pulled off the goals from the
 //!   solved position; the reverse of that order is the order in which goals should be filled.
 //!   A box that cannot get back to the start squares waits on a parking square that does not
-//!   cut the floor, which becomes a step of the plan of its own (arrive there early).
+//!   cut the floor, which becomes a step of the plan of its own (arrive there early). The
+//!   plan is then checked forwards from the start: a goal is put off while filling it (the
+//!   goals before it standing as walls) would leave the start boxes unable to fill the rest,
+//!   the test the search's frozen matching applies to every state, so the plan never asks for
+//!   a corner goal that cuts the player off from where the boxes come in (XSokoban at 10 s
+//!   74 → 75, gaining 35; BENCHMARKS.md, round fourteen; `--no-plan-check` turns it off).
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
 //!   number of player regions), and in the second pass also the number of boxes on goals in
 //!   any order.

@@ -180,11 +180,108 @@ impl PackingPlan {
         Some(Ok(PackingPlan { order, rank, steps }))
     }
 
+    /// This plan checked forwards from the start position. The goals are taken in this
+    /// plan's order, except that a goal is put off while filling it would leave the start
+    /// boxes unable to fill the goals still empty, the goals filled so far and this one
+    /// standing as walls, each box alone with the player walking round it (the player-aware
+    /// distances of [`crate::solver::frozen`]). The backward search cannot see where the
+    /// boxes come from; the forward search's matching can, and drops every state in which a
+    /// frozen goal box cuts the player off from the side most boxes come in by. A plan
+    /// whose first goal is such a corner goal is one the search can never follow (XSokoban 50
+    /// and 69 stayed at zero goals packed for the whole first pass). A goal that every order
+    /// fails keeps its place; the checks stop after three per goal (each builds a table), and
+    /// a plan with parking steps is kept as it is. `None` when `stop` says so.
+    pub fn checked_from_start(
+        &self,
+        a: &Analysis,
+        starts: &[bool],
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<PackingPlan> {
+        if self.steps.iter().any(|s| s.square != s.goal) {
+            return Some(self.clone());
+        }
+        let goals = a.goals();
+        let mut walls = vec![false; a.squares()];
+        let mut left: Vec<u16> = self.order.clone();
+        let mut order = Vec::with_capacity(goals);
+        // Each check builds a table: a few per goal at most, then the plan's order as it is.
+        let mut budget = 3 * goals;
+        while !left.is_empty() {
+            let mut pick = 0;
+            for (k, &g) in left.iter().enumerate() {
+                if budget == 0 || left.len() == 1 {
+                    break;
+                }
+                budget -= 1;
+                walls[g as usize] = true;
+                let ok = fillable(a, &walls, starts, stop)?;
+                walls[g as usize] = false;
+                if ok {
+                    pick = k;
+                    break;
+                }
+            }
+            let g = left.remove(pick);
+            walls[g as usize] = true;
+            order.push(g);
+        }
+        let mut rank = vec![0u16; goals];
+        for (i, &g) in order.iter().enumerate() {
+            rank[g as usize] = i as u16;
+        }
+        let steps = order.iter().map(|&g| Step { square: g, goal: g }).collect();
+        Some(PackingPlan { order, rank, steps })
+    }
+
     /// How many steps from the start of the plan are done with the boxes in `occupied`.
     pub fn packed(&self, occupied: &[u8]) -> u16 {
         self.steps.iter().take_while(|s| occupied[s.square as usize] != 0 || occupied[s.goal as usize] != 0).count()
             as u16
     }
+}
+
+/// Whether the boxes on the start squares (`starts`) that do not stand on `walls` can fill
+/// every goal not in `walls`, each its own, a box alone among the walls and the player
+/// walking round it (player-aware distances). `None` when `stop` says so.
+fn fillable(a: &Analysis, walls: &[bool], starts: &[bool], stop: &mut dyn FnMut() -> bool) -> Option<bool> {
+    let table = crate::solver::frozen::player_aware_blocked(a, walls, &mut || stop())?;
+    let goals = a.goals();
+    let sources: Vec<usize> = (0..a.squares()).filter(|&s| starts[s] && !walls[s]).collect();
+    let targets: Vec<usize> = (0..goals).filter(|&g| !walls[g]).collect();
+    if sources.len() < targets.len() {
+        return Some(false);
+    }
+    // Kuhn's augmenting paths: `owner[k]` is the target source `k` fills.
+    let mut owner: Vec<Option<usize>> = vec![None; sources.len()];
+    for t in 0..targets.len() {
+        let mut seen = vec![false; sources.len()];
+        if !augment(t, &targets, &sources, &table, goals, &mut owner, &mut seen) {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+fn augment(
+    t: usize,
+    targets: &[usize],
+    sources: &[usize],
+    table: &[u16],
+    goals: usize,
+    owner: &mut [Option<usize>],
+    seen: &mut [bool],
+) -> bool {
+    for k in 0..sources.len() {
+        if seen[k] || table[sources[k] * goals + targets[t]] == crate::analysis::UNREACHABLE {
+            continue;
+        }
+        seen[k] = true;
+        if owner[k].is_none_or(|u| augment(u, targets, sources, table, goals, owner, seen)) {
+            owner[k] = Some(t);
+            return true;
+        }
+    }
+    false
 }
 
 /// Breadth-first search over pulls of one box: a node is the box's square and the side the
@@ -420,6 +517,70 @@ mod tests {
         let sides = pulls.reachable_sides(&a, &occupied, room, at(1, 3));
         let free = [Dir::Up, Dir::Left, Dir::Right].iter().map(|d| 1u8 << d.index()).sum::<u8>();
         assert_eq!(sides, free, "the three room sides; the corridor below is cut off");
+    }
+
+    fn starts_of(level: &crate::level::Level, a: &Analysis) -> Vec<bool> {
+        let mut starts = vec![false; a.squares()];
+        for b in level.boxes() {
+            starts[a.index_of(*b)] = true;
+        }
+        starts
+    }
+
+    #[test]
+    fn a_goal_that_blocks_the_way_to_the_goals_behind_it_cannot_be_filled_first() {
+        // A dead-end goal corridor entered from the left: the goal at its mouth, filled first,
+        // walls off the deeper one; the deepest goal first leaves the other fillable.
+        let text = "########\n#@$$ ..#\n########\n";
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let starts = starts_of(&level, &a);
+        let goal_at = |c: usize| a.index_of(level.square_at(1, c).unwrap());
+        let mut walls = vec![false; a.squares()];
+        walls[goal_at(5)] = true;
+        assert_eq!(fillable(&a, &walls, &starts, &mut || false), Some(false));
+        walls.fill(false);
+        walls[goal_at(6)] = true;
+        assert_eq!(fillable(&a, &walls, &starts, &mut || false), Some(true));
+        walls.fill(false);
+        assert_eq!(fillable(&a, &walls, &starts, &mut || false), Some(true), "nothing filled yet");
+    }
+
+    #[test]
+    fn the_check_puts_off_a_first_goal_that_cuts_the_player_off_and_keeps_every_goal_once() {
+        // XSokoban 69: the backward plan fills a corner goal first that, filled, leaves most
+        // boxes (those that come in from the left) unable to get past it; checked forwards the
+        // first goal is one whose filling leaves the rest fillable.
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/xsokoban90.xsb")).unwrap();
+        let levels = parse_levels(&text).unwrap();
+        let level = &levels[68];
+        let a = Analysis::new(level);
+        let starts = starts_of(level, &a);
+        let plan = PackingPlan::new(&a, &starts, true, &mut || false).unwrap();
+        let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
+        let first_ok = |g: u16| {
+            let mut walls = vec![false; a.squares()];
+            walls[g as usize] = true;
+            fillable(&a, &walls, &starts, &mut || false).unwrap()
+        };
+        assert!(!first_ok(plan.order[0]), "the backward plan's first goal fails the check");
+        assert!(first_ok(checked.order[0]));
+        for p in [&plan, &checked] {
+            let mut sorted = p.order.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..a.goals() as u16).collect::<Vec<_>>());
+            for (i, &g) in p.order.iter().enumerate() {
+                assert_eq!(p.rank[g as usize] as usize, i);
+            }
+            assert!(p.steps.iter().map(|s| s.goal).eq(p.order.iter().copied()));
+        }
+    }
+
+    #[test]
+    fn a_plan_that_passes_the_check_is_kept_as_it_is() {
+        let (level, a, plan) = plan_of("########\n#...  @#\n#### $ #\n#### $ #\n#### $ #\n####   #\n########\n");
+        let checked = plan.checked_from_start(&a, &starts_of(&level, &a), &mut || false).unwrap();
+        assert_eq!(checked, plan);
     }
 
     #[test]

@@ -460,8 +460,12 @@ pub fn plan(level: &Level, a: &Analysis, config: &Config, started: Instant) -> R
         starts[a.index_of(*b)] = true;
     }
     let stop = &mut || stop_reason(config, started).is_some();
-    PackingPlan::new(a, &starts, config.fast_parking, stop)
-        .ok_or_else(|| stopped(config, started, Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }))
+    let plan = PackingPlan::new(a, &starts, config.fast_parking, stop);
+    let plan = match plan {
+        Some(plan) if config.fast_plan_check => plan.checked_from_start(a, &starts, stop),
+        plan => plan,
+    };
+    plan.ok_or_else(|| stopped(config, started, Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }))
 }
 
 /// What a pass's moves cost (see [`super`]): a move named by the packing, connectivity or
