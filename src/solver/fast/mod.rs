@@ -28,7 +28,8 @@
 //!   goals before it standing as walls) would leave the start boxes unable to fill the rest,
 //!   the test the search's frozen matching applies to every state, so the plan never asks for
 //!   a corner goal that cuts the player off from where the boxes come in (XSokoban at 10 s
-//!   74 → 75, gaining 35; BENCHMARKS.md, round fourteen; `--no-plan-check` turns it off).
+//!   74 → 75, gaining 35, while Sasquatch II loses 10, 21 and 45; BENCHMARKS.md, round
+//!   fourteen; `--no-plan-check` turns it off).
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
 //!   number of player regions), and in the second pass also the number of boxes on goals in
 //!   any order.

@@ -20,8 +20,9 @@
 //! depends on for soundness.
 
 use super::raw::{NONE, RawIndex};
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, UNREACHABLE};
 use crate::level::Dir;
+use crate::solver::hungarian::{FORBIDDEN, Hungarian};
 
 /// One step of the plan: a box arrives on `square`. The step stays done while a box stands on
 /// `square` or on `goal`: for a goal filled straight from outside both are the goal; for a box
@@ -242,46 +243,19 @@ impl PackingPlan {
 
 /// Whether the boxes on the start squares (`starts`) that do not stand on `walls` can fill
 /// every goal not in `walls`, each its own, a box alone among the walls and the player
-/// walking round it (player-aware distances). `None` when `stop` says so.
+/// walking round it (player-aware distances): the search's matching, over this table.
+/// `None` when `stop` says so.
 fn fillable(a: &Analysis, walls: &[bool], starts: &[bool], stop: &mut dyn FnMut() -> bool) -> Option<bool> {
     let table = crate::solver::frozen::player_aware_blocked(a, walls, &mut || stop())?;
     let goals = a.goals();
     let sources: Vec<usize> = (0..a.squares()).filter(|&s| starts[s] && !walls[s]).collect();
     let targets: Vec<usize> = (0..goals).filter(|&g| !walls[g]).collect();
-    if sources.len() < targets.len() {
-        return Some(false);
-    }
-    // Kuhn's augmenting paths: `owner[k]` is the target source `k` fills.
-    let mut owner: Vec<Option<usize>> = vec![None; sources.len()];
-    for t in 0..targets.len() {
-        let mut seen = vec![false; sources.len()];
-        if !augment(t, &targets, &sources, &table, goals, &mut owner, &mut seen) {
-            return Some(false);
-        }
-    }
-    Some(true)
-}
-
-fn augment(
-    t: usize,
-    targets: &[usize],
-    sources: &[usize],
-    table: &[u16],
-    goals: usize,
-    owner: &mut [Option<usize>],
-    seen: &mut [bool],
-) -> bool {
-    for k in 0..sources.len() {
-        if seen[k] || table[sources[k] * goals + targets[t]] == crate::analysis::UNREACHABLE {
-            continue;
-        }
-        seen[k] = true;
-        if owner[k].is_none_or(|u| augment(u, targets, sources, table, goals, owner, seen)) {
-            owner[k] = Some(t);
-            return true;
-        }
-    }
-    false
+    let cost = |t: usize, k: usize| match table[sources[k] * goals + targets[t]] {
+        UNREACHABLE => FORBIDDEN,
+        d => i64::from(d),
+    };
+    let matched = Hungarian::default().solve_within(targets.len(), sources.len(), cost, &mut || stop()).ok()?;
+    Some(matched.is_some())
 }
 
 /// Breadth-first search over pulls of one box: a node is the box's square and the side the
