@@ -4,7 +4,10 @@
 //! and boxes are pulled off the goals one at a time, the others staying where they are. A box
 //! can leave when a sequence of pulls (the player stepping away from the box, dragging it
 //! along) brings it back to where boxes start: a start square of some box that is not a goal
-//! (the idea of "backward goals" in JSoko's packing sequence). Boxes that can leave that way
+//! (the idea of "backward goals" in JSoko's packing sequence), with the player left on a square
+//! it can walk to from its start: a pull onto a start square that leaves the player in a dead
+//! end only that box closes is no way in (XSokoban 50's plan asked for its top row to be
+//! filled from a side no box can ever reach). Boxes that can leave that way
 //! go first, the one needing the fewest pulls first (it sits nearest the way in); when none
 //! can, a box that can at least reach a square that is not a goal leaves, again fewest pulls
 //! first. Ties go to the box that can roam over more squares, then to the lower goal index, so
@@ -59,16 +62,22 @@ enum Event {
 
 impl PackingPlan {
     /// Computes the plan for the level behind `a`; `starts[s]` marks the squares where boxes
-    /// stand at the start.
+    /// stand at the start, and `player` is the player's start square.
     /// `None` when `stop()` says so (it is asked before each pull search: the plan takes
     /// goals² of them).
     /// With `park` off, no box waits on a parking square.
-    pub fn new(a: &Analysis, starts: &[bool], park: bool, stop: &mut dyn FnMut() -> bool) -> Option<PackingPlan> {
-        match PackingPlan::backwards(a, starts, park, stop)? {
+    pub fn new(
+        a: &Analysis,
+        starts: &[bool],
+        player: usize,
+        park: bool,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<PackingPlan> {
+        match PackingPlan::backwards(a, starts, player, park, stop)? {
             Ok(plan) => Some(plan),
             // Some parked box never got away: the parking choices sealed something off, so
             // the plan is worked out again without parking.
-            Err(()) => PackingPlan::backwards(a, starts, false, stop)?.ok(),
+            Err(()) => PackingPlan::backwards(a, starts, player, false, stop)?.ok(),
         }
     }
 
@@ -78,6 +87,7 @@ impl PackingPlan {
     fn backwards(
         a: &Analysis,
         starts: &[bool],
+        player: usize,
         park: bool,
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<Result<PackingPlan, ()>> {
@@ -102,7 +112,7 @@ impl PackingPlan {
                 }
                 let is_parked = i >= remaining.len();
                 occupied[s] = false;
-                let found = pulls.leave(a, &occupied, s, starts, stop);
+                let found = pulls.leave(a, &occupied, s, starts, player, stop);
                 if pulls.stopped {
                     return None;
                 }
@@ -137,7 +147,7 @@ impl PackingPlan {
                 // still get past it (forward: it is brought there early and fills its goal
                 // late). If every such square cuts the floor, it leaves (as far as the plan
                 // is concerned) without blocking anything.
-                pulls.leave(a, &occupied, goal, starts, stop);
+                pulls.leave(a, &occupied, goal, starts, player, stop);
                 if pulls.stopped {
                     return None;
                 }
@@ -299,13 +309,15 @@ impl Pulls {
 
     /// The fewest pulls that bring the box on `g` (not marked in `occupied`) to a non-goal
     /// square, how many squares it can reach by pulls, and the fewest pulls to a non-goal
-    /// square in `starts`; `None` if it cannot leave.
+    /// square in `starts` that leave the player where it can walk in from its start square
+    /// `player` (see [`Pulls::enters`]); `None` if it cannot leave.
     fn leave(
         &mut self,
         a: &Analysis,
         occupied: &[bool],
         g: usize,
         starts: &[bool],
+        player: usize,
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<(u32, usize, Option<u32>)> {
         self.seen.fill(false);
@@ -348,11 +360,11 @@ impl Pulls {
             if pos >= a.goals() && best.is_none() {
                 best = Some(dist);
             }
-            if pos >= a.goals() && starts[pos] && to_start.is_none() {
-                to_start = Some(dist);
-            }
             // Which sides the player can reach with the box on `pos`.
             let start = a.nb(pos, side) as usize;
+            if pos >= a.goals() && starts[pos] && to_start.is_none() && self.enters(a, pos, start, player) {
+                to_start = Some(dist);
+            }
             let sides = self.reachable_sides(a, occupied, pos, start);
             for e in Dir::ALL {
                 if sides & (1 << e.index()) == 0 {
@@ -374,6 +386,41 @@ impl Pulls {
         }
         let roam = self.roam.iter().filter(|&&r| r).count();
         best.map(|b| (b, roam, to_start))
+    }
+
+    /// Whether the player, from its start square `player`, can walk to `at` with the box on
+    /// `pos` the only box in the way: `at` is where it stands after the box's last pull,
+    /// forwards the square it pushes from first. A pull that ends with the player shut in a
+    /// dead end that only the box closes (a pocket off the start square the box came back to)
+    /// is no way in: forwards, the player could never get behind that box. The other boxes
+    /// are left out, since where they stand by then is not known.
+    fn enters(&mut self, a: &Analysis, pos: usize, at: usize, player: usize) -> bool {
+        self.flood_generation = self.flood_generation.wrapping_add(1);
+        if self.flood_generation == 0 {
+            self.flood.fill(0);
+            self.flood_generation = 1;
+        }
+        let generation = self.flood_generation;
+        self.flood_queue.clear();
+        self.flood[pos] = generation;
+        self.flood[at] = generation;
+        self.flood_queue.push(at);
+        let mut head = 0;
+        let mut found = at == player;
+        while head < self.flood_queue.len() && !found {
+            let s = self.flood_queue[head];
+            head += 1;
+            for d in Dir::ALL {
+                let t = a.nb(s, d);
+                if t != NONE && self.flood[t as usize] != generation {
+                    self.flood[t as usize] = generation;
+                    self.flood_queue.push(t as usize);
+                    found |= t as usize == player;
+                }
+            }
+        }
+        self.work += head;
+        found
     }
 
     /// Whether a box on the free square `s` would leave its free neighbours in more than one
@@ -443,7 +490,8 @@ mod tests {
         for b in level.boxes() {
             starts[a.index_of(*b)] = true;
         }
-        let plan = PackingPlan::new(&a, &starts, true, &mut || false).expect("never stopped");
+        let plan =
+            PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).expect("never stopped");
         (level, a, plan)
     }
 
@@ -466,6 +514,29 @@ mod tests {
             let last = level.coords(a.square_of(plan.order[1] as usize));
             assert_eq!(last, (1, last_col), "{text}");
         }
+    }
+
+    #[test]
+    fn a_pull_that_shuts_the_player_in_a_dead_end_is_no_way_back_to_the_start() {
+        // The goal box can be pulled down onto the start square below it only with the player
+        // stepping into the dead end under that square, where it could never have come from;
+        // pulled sideways it reaches a square that is no start square.
+        let text = "#######\n#@ .  #\n###$###\n### ###\n#######\n";
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let at = |r: usize, c: usize| a.index_of(level.square_at(r, c).unwrap());
+        let mut starts = vec![false; a.squares()];
+        starts[at(2, 3)] = true;
+        let occupied = vec![false; a.squares()];
+        let mut pulls = Pulls::new(a.squares());
+        let (fewest, _, to_start) =
+            pulls.leave(&a, &occupied, at(1, 3), &starts, at(1, 1), &mut || false).expect("the box can leave");
+        assert_eq!(fewest, 1);
+        assert_eq!(to_start, None);
+        // With the player starting in the dead end, the same pull is its way in.
+        let (_, _, to_start) =
+            pulls.leave(&a, &occupied, at(1, 3), &starts, at(3, 3), &mut || false).expect("the box can leave");
+        assert_eq!(to_start, Some(1));
     }
 
     #[test]
@@ -530,7 +601,7 @@ mod tests {
         let level = &levels[68];
         let a = Analysis::new(level);
         let starts = starts_of(level, &a);
-        let plan = PackingPlan::new(&a, &starts, true, &mut || false).unwrap();
+        let plan = PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).unwrap();
         let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
         let first_ok = |g: u16| {
             let mut walls = vec![false; a.squares()];
@@ -592,7 +663,8 @@ mod tests {
             for b in level.boxes() {
                 starts[a.index_of(*b)] = true;
             }
-            let plan = PackingPlan::new(&a, &starts, true, &mut || false).expect("never stopped");
+            let plan =
+                PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).expect("never stopped");
             let mut fills: Vec<u16> = plan.steps.iter().filter(|s| s.square == s.goal).map(|s| s.goal).collect();
             assert_eq!(fills, plan.order);
             fills.sort_unstable();
@@ -605,7 +677,8 @@ mod tests {
                     assert!(i < fill, "a box parks before it fills its goal");
                 }
             }
-            let without = PackingPlan::new(&a, &starts, false, &mut || false).expect("never stopped");
+            let without =
+                PackingPlan::new(&a, &starts, a.index_of(level.player()), false, &mut || false).expect("never stopped");
             assert!(without.steps.iter().all(|s| s.square == s.goal));
         }
         assert!(parking_seen, "some XSokoban goal room needs a parking square");

@@ -460,7 +460,7 @@ pub fn plan(level: &Level, a: &Analysis, config: &Config, started: Instant) -> R
         starts[a.index_of(*b)] = true;
     }
     let stop = &mut || stop_reason(config, started).is_some();
-    let plan = PackingPlan::new(a, &starts, config.fast_parking, stop);
+    let plan = PackingPlan::new(a, &starts, a.index_of(level.player()), config.fast_parking, stop);
     let plan = match plan {
         Some(plan) if config.fast_plan_check => plan.checked_from_start(a, &starts, stop),
         plan => plan,

@@ -245,7 +245,8 @@ mod tests {
             starts[a.index_of(*b)] = true;
             occupied[a.index_of(*b)] = 1;
         }
-        let plan = PackingPlan::new(&a, &starts, true, &mut || false).expect("never stopped");
+        let plan =
+            PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).expect("never stopped");
         (level, a, plan, occupied)
     }
 
