@@ -388,6 +388,16 @@ impl Pulls {
         best.map(|b| (b, roam, to_start))
     }
 
+    /// A fresh stamp for `flood` (the marks start over when the stamps wrap round).
+    fn next_flood(&mut self) -> u32 {
+        self.flood_generation = self.flood_generation.wrapping_add(1);
+        if self.flood_generation == 0 {
+            self.flood.fill(0);
+            self.flood_generation = 1;
+        }
+        self.flood_generation
+    }
+
     /// Whether the player, from its start square `player`, can walk to `at` with the box on
     /// `pos` the only box in the way: `at` is where it stands after the box's last pull,
     /// forwards the square it pushes from first. A pull that ends with the player shut in a
@@ -395,12 +405,7 @@ impl Pulls {
     /// is no way in: forwards, the player could never get behind that box. The other boxes
     /// are left out, since where they stand by then is not known.
     fn enters(&mut self, a: &Analysis, pos: usize, at: usize, player: usize) -> bool {
-        self.flood_generation = self.flood_generation.wrapping_add(1);
-        if self.flood_generation == 0 {
-            self.flood.fill(0);
-            self.flood_generation = 1;
-        }
-        let generation = self.flood_generation;
+        let generation = self.next_flood();
         self.flood_queue.clear();
         self.flood[pos] = generation;
         self.flood[at] = generation;
@@ -443,12 +448,7 @@ impl Pulls {
     /// steps), which gives the same mask as flooding the whole region.
     fn reachable_sides(&mut self, a: &Analysis, occupied: &[bool], pos: usize, start: usize) -> u8 {
         let sides = Dir::ALL.map(|d| a.nb(pos, d)).map(|t| (t != NONE && !occupied[t as usize]).then_some(t as usize));
-        self.flood_generation = self.flood_generation.wrapping_add(1);
-        if self.flood_generation == 0 {
-            self.flood.fill(0);
-            self.flood_generation = 1;
-        }
-        let generation = self.flood_generation;
+        let generation = self.next_flood();
         let mut missing = sides.iter().filter(|t| t.is_some_and(|t| t != start)).count();
         self.flood_queue.clear();
         self.flood[start] = generation;
