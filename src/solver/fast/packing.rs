@@ -73,21 +73,23 @@ impl PackingPlan {
         park: bool,
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<PackingPlan> {
-        match PackingPlan::backwards(a, starts, player, park, stop)? {
+        let entries = entry_sides(a, starts, player, stop)?;
+        match PackingPlan::backwards(a, starts, &entries, park, stop)? {
             Ok(plan) => Some(plan),
             // Some parked box never got away: the parking choices sealed something off, so
             // the plan is worked out again without parking.
-            Err(()) => PackingPlan::backwards(a, starts, player, false, stop)?.ok(),
+            Err(()) => PackingPlan::backwards(a, starts, &entries, false, stop)?.ok(),
         }
     }
 
-    /// The backward search behind [`PackingPlan::new`]; with `park` off, a box that cannot get
-    /// back to the start squares leaves without blocking anything. `Err` when parking was on
-    /// and some parked box never left; `None` when stopped.
+    /// The backward search behind [`PackingPlan::new`] (`entries` as [`entry_sides`] gives
+    /// them); with `park` off, a box that cannot get back to the start squares leaves without
+    /// blocking anything. `Err` when parking was on and some parked box never left; `None`
+    /// when stopped.
     fn backwards(
         a: &Analysis,
         starts: &[bool],
-        player: usize,
+        entries: &[u8],
         park: bool,
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<Result<PackingPlan, ()>> {
@@ -112,7 +114,7 @@ impl PackingPlan {
                 }
                 let is_parked = i >= remaining.len();
                 occupied[s] = false;
-                let found = pulls.leave(a, &occupied, s, starts, player, stop);
+                let found = pulls.leave(a, &occupied, s, starts, entries, stop);
                 if pulls.stopped {
                     return None;
                 }
@@ -147,7 +149,7 @@ impl PackingPlan {
                 // still get past it (forward: it is brought there early and fills its goal
                 // late). If every such square cuts the floor, it leaves (as far as the plan
                 // is concerned) without blocking anything.
-                pulls.leave(a, &occupied, goal, starts, player, stop);
+                pulls.leave(a, &occupied, goal, starts, entries, stop);
                 if pulls.stopped {
                     return None;
                 }
@@ -268,6 +270,49 @@ fn fillable(a: &Analysis, walls: &[bool], starts: &[bool], stop: &mut dyn FnMut(
     Some(matched.is_some())
 }
 
+/// For each start square that is not a goal, the sides of a box on it (bit `d.index()` for
+/// the side in direction `d`) that the player can walk to from its start square `player` with
+/// that box the only one in the way (where the others stand by then is not known); 0 for every
+/// other square. The last pull that brings a box back to a start square leaves the player on
+/// the side it pushes from first, forwards; a side in a dead end that only the box closes (a
+/// pocket off its square) is no way in, as the player could never get there. `None` when
+/// `stop` says so (it is asked before each flood).
+fn entry_sides(a: &Analysis, starts: &[bool], player: usize, stop: &mut dyn FnMut() -> bool) -> Option<Vec<u8>> {
+    let n = a.squares();
+    let mut entries = vec![0u8; n];
+    // `mark[t] == s + 1`: `t` was reached in the flood for the box on `s`.
+    let mut mark = vec![0usize; n];
+    let mut queue = Vec::new();
+    for s in (a.goals()..n).filter(|&s| starts[s]) {
+        if stop() {
+            return None;
+        }
+        mark[s] = s + 1;
+        mark[player] = s + 1;
+        queue.clear();
+        queue.push(player);
+        let mut head = 0;
+        while head < queue.len() {
+            let q = queue[head];
+            head += 1;
+            for d in Dir::ALL {
+                let t = a.nb(q, d);
+                if t != NONE && mark[t as usize] != s + 1 {
+                    mark[t as usize] = s + 1;
+                    queue.push(t as usize);
+                }
+            }
+        }
+        for d in Dir::ALL {
+            let t = a.nb(s, d);
+            if t != NONE && mark[t as usize] == s + 1 {
+                entries[s] |= 1 << d.index();
+            }
+        }
+    }
+    Some(entries)
+}
+
 /// Breadth-first search over pulls of one box: a node is the box's square and the side the
 /// player stands on.
 struct Pulls {
@@ -309,15 +354,15 @@ impl Pulls {
 
     /// The fewest pulls that bring the box on `g` (not marked in `occupied`) to a non-goal
     /// square, how many squares it can reach by pulls, and the fewest pulls to a non-goal
-    /// square in `starts` that leave the player where it can walk in from its start square
-    /// `player` (see [`Pulls::enters`]); `None` if it cannot leave.
+    /// square in `starts` that leave the player on a side `entries` marks for it (see
+    /// [`entry_sides`]); `None` if it cannot leave.
     fn leave(
         &mut self,
         a: &Analysis,
         occupied: &[bool],
         g: usize,
         starts: &[bool],
-        player: usize,
+        entries: &[u8],
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<(u32, usize, Option<u32>)> {
         self.seen.fill(false);
@@ -362,7 +407,7 @@ impl Pulls {
             }
             // Which sides the player can reach with the box on `pos`.
             let start = a.nb(pos, side) as usize;
-            if pos >= a.goals() && starts[pos] && to_start.is_none() && self.enters(a, pos, start, player) {
+            if pos >= a.goals() && starts[pos] && to_start.is_none() && entries[pos] >> side.index() & 1 == 1 {
                 to_start = Some(dist);
             }
             let sides = self.reachable_sides(a, occupied, pos, start);
@@ -396,36 +441,6 @@ impl Pulls {
             self.flood_generation = 1;
         }
         self.flood_generation
-    }
-
-    /// Whether the player, from its start square `player`, can walk to `at` with the box on
-    /// `pos` the only box in the way: `at` is where it stands after the box's last pull,
-    /// forwards the square it pushes from first. A pull that ends with the player shut in a
-    /// dead end that only the box closes (a pocket off the start square the box came back to)
-    /// is no way in: forwards, the player could never get behind that box. The other boxes
-    /// are left out, since where they stand by then is not known.
-    fn enters(&mut self, a: &Analysis, pos: usize, at: usize, player: usize) -> bool {
-        let generation = self.next_flood();
-        self.flood_queue.clear();
-        self.flood[pos] = generation;
-        self.flood[at] = generation;
-        self.flood_queue.push(at);
-        let mut head = 0;
-        let mut found = at == player;
-        while head < self.flood_queue.len() && !found {
-            let s = self.flood_queue[head];
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                if t != NONE && self.flood[t as usize] != generation {
-                    self.flood[t as usize] = generation;
-                    self.flood_queue.push(t as usize);
-                    found |= t as usize == player;
-                }
-            }
-        }
-        self.work += head;
-        found
     }
 
     /// Whether a box on the free square `s` would leave its free neighbours in more than one
@@ -486,12 +501,8 @@ mod tests {
     fn plan_of(text: &str) -> (crate::level::Level, Analysis, PackingPlan) {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let mut starts = vec![false; a.squares()];
-        for b in level.boxes() {
-            starts[a.index_of(*b)] = true;
-        }
-        let plan =
-            PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).expect("never stopped");
+        let plan = PackingPlan::new(&a, &starts_of(&level, &a), a.index_of(level.player()), true, &mut || false)
+            .expect("never stopped");
         (level, a, plan)
     }
 
@@ -525,17 +536,18 @@ mod tests {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
         let at = |r: usize, c: usize| a.index_of(level.square_at(r, c).unwrap());
-        let mut starts = vec![false; a.squares()];
-        starts[at(2, 3)] = true;
+        let starts = starts_of(&level, &a);
         let occupied = vec![false; a.squares()];
         let mut pulls = Pulls::new(a.squares());
+        let entries = entry_sides(&a, &starts, at(1, 1), &mut || false).expect("never stopped");
         let (fewest, _, to_start) =
-            pulls.leave(&a, &occupied, at(1, 3), &starts, at(1, 1), &mut || false).expect("the box can leave");
+            pulls.leave(&a, &occupied, at(1, 3), &starts, &entries, &mut || false).expect("the box can leave");
         assert_eq!(fewest, 1);
         assert_eq!(to_start, None);
         // With the player starting in the dead end, the same pull is its way in.
+        let entries = entry_sides(&a, &starts, at(3, 3), &mut || false).expect("never stopped");
         let (_, _, to_start) =
-            pulls.leave(&a, &occupied, at(1, 3), &starts, at(3, 3), &mut || false).expect("the box can leave");
+            pulls.leave(&a, &occupied, at(1, 3), &starts, &entries, &mut || false).expect("the box can leave");
         assert_eq!(to_start, Some(1));
     }
 
