@@ -23,6 +23,7 @@
 //! depends on for soundness.
 
 use super::raw::{NONE, RawIndex};
+use super::search::Reach;
 use crate::analysis::{Analysis, UNREACHABLE};
 use crate::level::Dir;
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};
@@ -280,32 +281,18 @@ fn fillable(a: &Analysis, walls: &[bool], starts: &[bool], stop: &mut dyn FnMut(
 fn entry_sides(a: &Analysis, starts: &[bool], player: usize, stop: &mut dyn FnMut() -> bool) -> Option<Vec<u8>> {
     let n = a.squares();
     let mut entries = vec![0u8; n];
-    // `mark[t] == s + 1`: `t` was reached in the flood for the box on `s`.
-    let mut mark = vec![0usize; n];
-    let mut queue = Vec::new();
+    let mut boxed = vec![0u8; n];
+    let mut reach = Reach::new(n);
     for s in (a.goals()..n).filter(|&s| starts[s]) {
         if stop() {
             return None;
         }
-        mark[s] = s + 1;
-        mark[player] = s + 1;
-        queue.clear();
-        queue.push(player);
-        let mut head = 0;
-        while head < queue.len() {
-            let q = queue[head];
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(q, d);
-                if t != NONE && mark[t as usize] != s + 1 {
-                    mark[t as usize] = s + 1;
-                    queue.push(t as usize);
-                }
-            }
-        }
+        boxed[s] = 1;
+        reach.flood(a, &boxed, player);
+        boxed[s] = 0;
         for d in Dir::ALL {
             let t = a.nb(s, d);
-            if t != NONE && mark[t as usize] == s + 1 {
+            if t != NONE && reach.has(t as usize) {
                 entries[s] |= 1 << d.index();
             }
         }
