@@ -68,26 +68,25 @@ fn limits_and_unsolvable_levels_are_reported() {
 }
 
 #[test]
-fn auto_keeps_the_astar_proof_and_falls_back_to_the_fast_engine() {
+fn auto_proves_what_the_fast_engine_finds_when_it_can() {
     let micro = &collection("microban.xsb")[0];
     let auto = Config { mode: Mode::Auto, node_limit: Some(40_000), ..Config::default() };
     let s = solve(micro, &auto).expect("solved");
-    // A* proves Microban 1 within its first tenth, then the fewest moves with the rest.
+    // The fast engine solves Microban 1, then A* proves the fewest pushes and moves.
     assert_eq!(s.optimal, Some(Optimality::PushesMoves));
     let pushes = solve(micro, &Config::default()).unwrap().pushes;
     assert_eq!(s.pushes, pushes);
-    // A* cannot prove XSokoban 3 within its first tenth (4 000 states), the fast engine then
-    // solves it, and A* cannot prove that within the 40 000 states of its second try either, so
+    // The fast engine solves XSokoban 3 and A* cannot prove that within its 40 000 states, so
     // the fast engine's solution is the answer.
     let level = &collection("xsokoban90.xsb")[2];
     let s = solve(level, &auto).expect("solved by the fast engine");
     assert_eq!(s.optimal, None);
     assert!(verify(level, &s.lurd).is_valid_solution());
-    // The nodes reported count both A* attempts (their whole node limits) besides the fast
-    // engine's (deterministic for a node limit, so a run alone does the same work).
+    // The fast engine ran as `--mode fast` runs it (deterministic for a node limit, so a run
+    // alone does the same work), and the nodes reported count A*'s whole node limit too.
     let fast_alone = solve(level, &fast_config(40_000)).expect("solved by the fast engine");
     assert_eq!(fast_alone.lurd, s.lurd);
-    assert!(s.stats.expanded >= 4_000 + 40_000 + fast_alone.stats.expanded, "{:?}", s.stats);
+    assert!(s.stats.expanded >= 40_000 + fast_alone.stats.expanded, "{:?}", s.stats);
 }
 
 #[test]

@@ -126,8 +126,9 @@ pub struct Cli {
 pub enum Command {
     /// Solve levels; print each solution (verified before it is printed).
     ///
-    /// The default mode proves the fewest pushes with A* and a matching lower bound. Exit status
-    /// 0 when every selected level was solved or proven unsolvable. Ctrl-C stops the running
+    /// The default mode, `auto`, tries push-optimal A* first, then the fast engine, and proves
+    /// what it finds optimal when the time left allows ("optimal" in the output says so). Exit
+    /// status 0 when every selected level was solved or proven unsolvable. Ctrl-C stops the running
     /// levels after printing the ones already finished (exit status 130).
     ///
     /// Example: sokoban solve data/microban.xsb --levels 1-10 --time-limit 10

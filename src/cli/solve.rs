@@ -30,8 +30,8 @@ pub enum ModeArg {
     /// The fast engine: feature-space search over macro moves; finds hard levels' solutions,
     /// not proven optimal.
     Fast,
-    /// Push-optimal A* for a tenth of the limits, then the fast engine with the rest and A*
-    /// again to prove what it finds in the time left; optimal only when the A* part proved it.
+    /// The fast engine, then push-optimal A* with the time left to prove what it found (or find
+    /// better); optimal only when the A* part proved it.
     Auto,
 }
 

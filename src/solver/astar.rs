@@ -214,25 +214,13 @@ pub fn solve_from(
     started: Instant,
 ) -> Result<Solution, SolveError> {
     match objective {
-        Objective::Pushes => pushes_then_moves(level, a, config, config, started),
+        Objective::Pushes => {
+            let first = run::<Pushes>(level, a, config, None, None, Stats::default(), started)?;
+            then_moves(level, a, config, first, started)
+        }
         Objective::Moves => run::<Moves>(level, a, config, None, None, Stats::default(), started),
         Objective::Cost => run::<WeightedCost>(level, a, config, None, None, Stats::default(), started),
     }
-}
-
-/// The pushes objective of [`solve_from`], its first pass (the proof of the fewest pushes)
-/// under the limits of `first` and the rest (shortening the walks, proving the fewest moves)
-/// under those of `config`. [`Mode::Auto`](super::Mode::Auto) gives the proof a share of the
-/// limits, and a proof found within it the whole solve's limits for the moves.
-pub(crate) fn pushes_then_moves(
-    level: &Level,
-    a: &Analysis,
-    first: &Config,
-    config: &Config,
-    started: Instant,
-) -> Result<Solution, SolveError> {
-    let first = run::<Pushes>(level, a, first, None, None, Stats::default(), started)?;
-    then_moves(level, a, config, first, started)
 }
 
 /// Like [`solve_from`] with the pushes objective, for a level that `found` (a solution not

@@ -21,8 +21,8 @@ pub enum Mode {
     /// A solution found by the fast engine ([`super::fast`]): a feature-space search, not
     /// proven optimal.
     Fast,
-    /// The pushes-mode A* for a tenth of the limits; when that proves nothing, the fast engine
-    /// with what is left, and A* again on what it finds, with what is left then. Optimal only
+    /// The fast engine under the limits; then the pushes-mode A*, with what is left and the
+    /// fast solution's pushes as a bound, proves it optimal or finds a better one. Optimal only
     /// when the A* part proved it.
     Auto,
 }
@@ -47,7 +47,7 @@ pub enum Engine {
     Bfs,
     /// The fast engine ([`super::fast`]): finds a solution, proves nothing.
     Fast,
-    /// A* under a share of the limits, then the fast engine ([`Mode::Auto`]).
+    /// The fast engine, then A* to prove what it found ([`Mode::Auto`]).
     Auto,
 }
 

@@ -88,10 +88,7 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
     }
 }
 
-/// [`Mode::Auto`]'s share of the limits for the first A* run, as a divisor; the fast engine
-/// gets what is left.
-const AUTO_SHARE: u32 = 10;
-/// Without a time limit, each A* run of [`Mode::Auto`] expands at most this many states.
+/// Without a time limit, [`Mode::Auto`]'s A* proof expands at most this many states.
 const AUTO_NODES: u64 = 200_000;
 
 /// The static analysis under the solve's limits (it can take long and much memory on a huge
@@ -114,99 +111,53 @@ fn analysed(level: &Level, config: &Config) -> Result<(Analysis, std::time::Inst
 
 /// [`Mode::Auto`]: a solution from the fast engine, proven optimal by A* when it can be.
 ///
-/// 1. A* under a tenth of the limits: levels whose proof is quick are done (the proof of the
-///    fewest moves among them, which follows, gets the whole limits).
-/// 2. Otherwise the fast engine with what is left; a solution it finds goes to A* again,
-///    from scratch, with the rest of the limits and the solution's pushes as a bound (states
-///    that cannot do better are dropped, so a search that runs dry proves the fast solution
-///    push-optimal), which replaces it with a proven one when it ends in time (else the fast
-///    solution is returned, `optimal` null).
+/// 1. The fast engine under the whole limits, exactly as [`Mode::Fast`] runs it (its passes
+///    split the limits the same way), until it finds a solution.
+/// 2. A* with what is left and the solution's pushes as a bound: states that cannot do better
+///    are dropped, so a search that runs dry proves the fast solution push-optimal (and the
+///    fewest moves among push-optimal solutions follow, as in [`Mode::Pushes`]); a better
+///    solution it finds is proven as usual. When the limits stop it, the fast solution is the
+///    answer, `optimal` null.
 ///
-/// The reported counters are those of every run added up (the returned solution's search and
-/// the ones before it), and the seconds are the whole solve's.
+/// The reported counters are those of both runs added up, and the seconds are the whole
+/// solve's.
 ///
-/// Measured against the previous order (the fast engine for a tenth, then A* for an eighth,
-/// then the fast engine from scratch): the fast engine's last run had about three quarters of
-/// the time and now has nine tenths (XSokoban at 10 s: 63 → 65). The price: A*'s second try
-/// starts from scratch after its first tenth, so a proof that needs nearly all the time can
-/// be lost unless the fast engine finds a solution at once (Microban II 115 and 120 were lost
-/// in round seven; since the fast engine's backward search finds theirs within its first
-/// second, A* proves them again, and every level `--mode pushes` proves at 10 s is proven by
-/// `auto`: BENCHMARKS.md, round eight).
+/// Measured against the previous order (A* for a tenth of the limits first, then the fast
+/// engine with what was left, then A* from scratch): every level that order solved at 10 s on
+/// Microban, Microban II, XSokoban and Sasquatch the fast engine alone solves too, and the
+/// levels A* proved within its tenth the fast engine solves within milliseconds, after which
+/// the proof has nearly the whole limit instead of a tenth and then a fresh start. The first
+/// tenth had cost the fast engine's first pass the levels it solves near its own limit
+/// (XSokoban 21: 74 or 75 from run to run; BENCHMARKS.md, round sixteen).
 fn auto(
     level: &Level,
     analysis: &Analysis,
     config: &Config,
     started: std::time::Instant,
 ) -> Result<Solution, SolveError> {
-    let share = |divisor: u32, nodes_without_limit: u64| Config {
-        time_limit: config.time_limit.map(|t| t / divisor),
-        memory_limit: config.memory_limit.map(|m| m / divisor as usize),
-        node_limit: match (config.time_limit, config.node_limit) {
-            (_, Some(n)) => Some((n / u64::from(divisor)).max(1)),
-            (None, None) => Some(nodes_without_limit),
-            (Some(_), None) => None,
-        },
+    let fast_config = Config { mode: Mode::Fast, ..config.clone() };
+    let found = match fast::solve_from(level, analysis, &fast_config, started) {
+        // Rules the fast engine does not handle went to A*, which proved what it found.
+        Ok(found) if found.optimal.is_some() => return Ok(found),
+        Ok(found) => found,
+        Err(e) => return Err(e),
+    };
+    // A* with the rest of the limits (its clock is the solve's); the fast engine's nodes
+    // count in either answer.
+    let proving = Config {
+        mode: Mode::Pushes,
+        node_limit: config.node_limit.or(config.time_limit.map_or(Some(AUTO_NODES), |_| None)),
         ..config.clone()
     };
-    // The counters of the runs before the last, added to what the last one reports, so the
-    // nodes shown are all the work done (a fast solution that A* could not prove counts A*'s
-    // nodes too); the time is the whole solve's.
-    let mut spent = Stats::default();
-    let finish = |spent: &Stats, mut result: Result<Solution, SolveError>| {
-        let stats = match &mut result {
-            Ok(s) => &mut s.stats,
-            Err(e) => e.stats_mut(),
-        };
-        stats.add(spent);
-        stats.seconds = started.elapsed().as_secs_f64();
-        result
-    };
-    // A solution of the fast engine is proven (or improved on) by A* with the rest of the
-    // limits: A*'s clock is the solve's.
-    let prove = |mut spent: Stats, found: Solution| {
-        let proving = Config {
-            mode: Mode::Pushes,
-            node_limit: config.node_limit.or(config.time_limit.map_or(Some(AUTO_NODES), |_| None)),
-            ..config.clone()
-        };
-        match astar::prove_pushes(level, analysis, &proving, found.clone(), started) {
-            // The proof replaces the fast solution; the fast engine's nodes still count.
-            Ok(proven) => {
-                spent.add(&found.stats);
-                finish(&spent, Ok(proven))
-            }
-            // Not proven within the limits: the fast solution, A*'s nodes counted too.
-            Err(e) => {
-                spent.add(e.stats());
-                finish(&spent, Ok(found))
-            }
+    let (mut result, spent) = match astar::prove_pushes(level, analysis, &proving, found.clone(), started) {
+        Ok(proven) => (proven, found.stats),
+        // Not proven within the limits: the fast solution, A*'s nodes counted too.
+        Err(e) => {
+            let spent = e.stats().clone();
+            (found, spent)
         }
     };
-    // The proof gets a share; a proof found within it gets the rest for the fewest moves.
-    let proving = Config { mode: Mode::Pushes, ..share(AUTO_SHARE, AUTO_NODES) };
-    let polishing = Config { mode: Mode::Pushes, ..config.clone() };
-    match astar::pushes_then_moves(level, analysis, &proving, &polishing, started) {
-        Ok(solution) => return finish(&spent, Ok(solution)),
-        Err(
-            e @ (SolveError::Unsolvable(_)
-            | SolveError::Cancelled(_)
-            | SolveError::Unverified(_)
-            | SolveError::WrongWeights { .. }),
-        ) => return finish(&spent, Err(e)),
-        Err(e @ (SolveError::Timeout(_) | SolveError::MemoryLimit(_) | SolveError::NodeLimit(_))) => {
-            spent.add(e.stats())
-        }
-    }
-    let rest = Config {
-        mode: Mode::Fast,
-        time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
-        ..config.clone()
-    };
-    match fast::solve(level, analysis, &rest) {
-        // A* from scratch with what is left: a proof that needed more than A*'s tenth
-        // (Microban 139: 3.1 s at 10 s per level) can still come.
-        Ok(found) => prove(spent, found),
-        other => finish(&spent, other),
-    }
+    result.stats.add(&spent);
+    result.stats.seconds = started.elapsed().as_secs_f64();
+    Ok(result)
 }
