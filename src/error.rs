@@ -40,7 +40,11 @@ pub enum ParseErrorKind {
     #[error("a {0} lies outside the walls, where the player cannot reach it")]
     OutsideWalls(&'static str),
     /// Under the standard rule the number of boxes must equal the number of goals.
-    #[error("the level has {boxes} boxes but {goals} goals (the standard rule needs them equal)")]
+    #[error(
+        "the level has {} but {} (the standard rule needs them equal)",
+        counted(*boxes, "box", "boxes"),
+        counted(*goals, "goal", "goals")
+    )]
     BoxGoalMismatch {
         /// Boxes on the board.
         boxes: usize,
@@ -169,4 +173,9 @@ pub enum Error {
         /// What is wrong with it.
         message: String,
     },
+}
+
+/// `n` with the singular or plural noun, as messages say it ("1 goal", "2 boxes").
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }

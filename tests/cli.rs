@@ -470,3 +470,21 @@ fn a_level_file_named_dash_is_read_from_standard_input() {
     assert_eq!(code, 2);
     assert!(err.starts_with("error: <stdin>:2:4:"), "{err}");
 }
+
+#[test]
+fn analyze_plan_marks_the_goals_in_filling_order() {
+    // A goal room entered from the left: the innermost goal first, the entrance last.
+    let room = temp_file("room.xsb", "########\n#@$$$...#\n########\n");
+    let (code, out, err) = sokoban(&["analyze", room.to_str().unwrap(), "--plan"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Packing plan: the goals in filling order:\n########\n#    321#\n########\n"), "{out}");
+    assert!(out.contains("Order: (2,8) (2,7) (2,6)"), "{out}");
+    // A level the fast engine hands to A* (more boxes than goals) has no plan.
+    let extra = temp_file("extra.xsb", "#######\n#@$$ .#\n#######\n");
+    let (code, _, err) = sokoban(&["analyze", extra.to_str().unwrap(), "--plan"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the level has 2 boxes but 1 goal (the standard rule"), "{err}");
+    let (code, out, _) = sokoban(&["analyze", extra.to_str().unwrap(), "--plan", "--rule", "all-goals"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Packing plan: none"), "{out}");
+}

@@ -33,6 +33,11 @@ pub struct AnalyzeArgs {
     /// that is not a goal, or lies on a walled run between two taboo corners with no goal on it.
     #[arg(long)]
     pub taboo: bool,
+    /// Also print the fast engine's packing plan: the board with each goal marked by its place
+    /// in the filling order (1-9, then a-z, then A-Z; `+` past 61) and each parking square by
+    /// `p`, then the order as a list of (row, column) squares, counted from 1.
+    #[arg(long)]
+    pub plan: bool,
     /// Seconds per level for the analysis and the start's lower bound (a level with thousands
     /// of boxes and goals takes seconds); a level that passes it is reported and skipped.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
@@ -136,9 +141,76 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
                 outln!("Lower bound of the start: not computed, the time limit ({} s) passed", a.time_limit)
             }
         }?;
+        if a.plan {
+            let config = sokoban::solver::Config {
+                time_limit: Some(limit.saturating_sub(started.elapsed())),
+                cancel: Some(cancel.clone()),
+                ..Default::default()
+            };
+            match sokoban::solver::fast::packing_plan(level, &an, &config) {
+                Ok(steps) => print_plan(level, &steps)?,
+                Err(sokoban::solver::SolveError::Cancelled(_)) => {
+                    eprintln!("interrupted: the levels above were analysed, the rest were not");
+                    return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
+                }
+                Err(_) => {
+                    code = EXIT_NEGATIVE;
+                    outln!("Packing plan: not worked out, the time limit ({} s) passed", a.time_limit)?;
+                }
+            }
+        }
         outln!()?;
     }
     Ok(ExitCode::from(code))
+}
+
+/// The mark of the `i`-th step of a plan (from 0) on the board.
+fn rank_mark(i: usize) -> char {
+    const MARKS: &[u8] = b"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    MARKS.get(i).map_or('+', |&m| char::from(m))
+}
+
+/// Prints the packing plan `steps` of `level` (see [`AnalyzeArgs::plan`]).
+fn print_plan(level: &sokoban::Level, steps: &[sokoban::solver::fast::PlanStep]) -> Result<()> {
+    use sokoban::solver::fast::PlanStep;
+    if steps.is_empty() {
+        return outln!("Packing plan: none (the fast engine hands levels of this rule to A*)");
+    }
+    let mut marks = vec![None; level.width() * level.height()];
+    let mut fills = 0;
+    let mut listed = Vec::with_capacity(steps.len());
+    let at = |s: sokoban::level::Square| {
+        let (r, c) = level.coords(s);
+        format!("({},{})", r + 1, c + 1)
+    };
+    for step in steps {
+        match *step {
+            PlanStep::Fill { goal } => {
+                let (r, c) = level.coords(goal);
+                marks[r * level.width() + c] = Some(rank_mark(fills));
+                fills += 1;
+                listed.push(at(goal));
+            }
+            PlanStep::Park { at: park, goal } => {
+                let (r, c) = level.coords(park);
+                marks[r * level.width() + c] = Some('p');
+                listed.push(format!("park {} for {}", at(park), at(goal)));
+            }
+        }
+    }
+    let parks = steps.len() - fills;
+    outln!("Packing plan: the goals in filling order{}:", if parks > 0 { ", p a parking square" } else { "" })?;
+    for r in 0..level.height() {
+        let row: String = (0..level.width())
+            .map(|c| match (marks[r * level.width() + c], level.tile(r, c)) {
+                (Some(m), _) => m,
+                (None, Tile::Wall) => '#',
+                _ => ' ',
+            })
+            .collect();
+        outln!("{}", row.trim_end())?;
+    }
+    outln!("Order: {}", listed.join(" "))
 }
 
 /// The push lower bound of the start (as `solver::bound::start_bound`), calling `stop` between

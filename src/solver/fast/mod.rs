@@ -106,7 +106,7 @@ mod way;
 
 use super::{Config, Mode, Solution, SolveError, Stats, astar};
 use crate::analysis::Analysis;
-use crate::level::{Level, SolvedRule};
+use crate::level::{Level, SolvedRule, Square};
 use hotspots::Hotspots;
 use search::Weights;
 use std::time::Instant;
@@ -201,6 +201,61 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     stats.add(&learned.backward.stats());
     stats.seconds = started.elapsed().as_secs_f64();
     result
+}
+
+/// One step of the packing plan (see the module docs), in level squares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanStep {
+    /// A box should fill `goal` now.
+    Fill {
+        /// The goal.
+        goal: Square,
+    },
+    /// A box bound for `goal` should arrive now on the parking square `at` (it cannot come
+    /// from the start squares later, once the goals before it are full) and wait there.
+    Park {
+        /// The parking square.
+        at: Square,
+        /// The goal the box fills later.
+        goal: Square,
+    },
+}
+
+/// The packing plan the fast engine follows on `level`: the order in which to fill the goals,
+/// with the parking steps among them, worked out backwards from the solved position and
+/// checked forwards from the start (as `--no-parking` and `--no-plan-check` in `config`
+/// say), under `config`'s time limit and cancel flag. Empty when the fast engine does not
+/// handle the level's rule (it hands such levels to A*).
+///
+/// ```
+/// use sokoban::analysis::Analysis;
+/// use sokoban::format::parse_levels;
+/// use sokoban::solver::{Config, fast};
+///
+/// // A goal room whose inner goal must be filled before the one at its entrance.
+/// let level = parse_levels("#######\n#@$$ ..#\n#######\n")?.remove(0);
+/// let plan = fast::packing_plan(&level, &Analysis::new(&level), &Config::default()).expect("no limit");
+/// let inner = level.square_at(1, 6).unwrap();
+/// assert_eq!(plan.first(), Some(&fast::PlanStep::Fill { goal: inner }));
+/// assert_eq!(plan.len(), 2);
+/// # Ok::<(), sokoban::Error>(())
+/// ```
+pub fn packing_plan(level: &Level, a: &Analysis, config: &Config) -> Result<Vec<PlanStep>, SolveError> {
+    let standard = level.rule() == SolvedRule::Standard && level.boxes().len() == level.goals().len();
+    if !standard || !a.pruning() {
+        return Ok(Vec::new());
+    }
+    let plan = search::plan(level, a, config, Instant::now())?;
+    let square = |s: u16| a.square(crate::analysis::Sq::new(usize::from(s)));
+    let steps = plan.steps.iter().map(|step| {
+        let goal = square(step.goal);
+        if step.square == step.goal {
+            PlanStep::Fill { goal }
+        } else {
+            PlanStep::Park { at: square(step.square), goal }
+        }
+    });
+    Ok(steps.collect())
 }
 
 /// The first pass's share of the limits, as a fraction: XSokoban at 10 s 66 with a half, 67
