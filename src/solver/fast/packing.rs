@@ -198,7 +198,8 @@ impl PackingPlan {
     /// plan's order, except that a goal is put off while filling it would leave the start
     /// boxes unable to fill the goals still empty, the goals filled so far and this one
     /// standing as walls, each box alone with the player walking round it (the player-aware
-    /// distances of [`crate::solver::frozen`]). The backward search cannot see where the
+    /// distances of [`crate::solver::frozen`]), or would leave the player, wherever a push
+    /// onto it leaves it, unable to walk to the goals still empty ([`player_goes_on`]). The backward search cannot see where the
     /// boxes come from; the forward search's matching can, and drops every state in which a
     /// frozen goal box cuts the player off from the side most boxes come in by. A plan
     /// whose first goal is such a corner goal is one the search can never follow (XSokoban 50
@@ -216,6 +217,8 @@ impl PackingPlan {
         }
         let goals = a.goals();
         let mut walls = vec![false; a.squares()];
+        let mut filled = vec![0u8; a.squares()];
+        let mut reach = Reach::new(a.squares());
         let mut left: Vec<u16> = self.order.clone();
         let mut order = Vec::with_capacity(goals);
         // Each check builds a table: a few per goal at most, then the plan's order as it is.
@@ -226,10 +229,14 @@ impl PackingPlan {
                 if budget == 0 || left.len() == 1 {
                     break;
                 }
-                budget -= 1;
                 walls[g as usize] = true;
-                let ok = fillable(a, &walls, starts, stop)?;
+                filled[g as usize] = 1;
+                let ok = player_goes_on(a, &walls, &filled, g as usize, starts, &mut reach) && {
+                    budget -= 1;
+                    fillable(a, &walls, starts, stop)?
+                };
                 walls[g as usize] = false;
+                filled[g as usize] = 0;
                 if ok {
                     pick = k;
                     break;
@@ -237,6 +244,7 @@ impl PackingPlan {
             }
             let g = left.remove(pick);
             walls[g as usize] = true;
+            filled[g as usize] = 1;
             order.push(g);
         }
         let mut rank = vec![0u16; goals];
@@ -269,6 +277,28 @@ fn fillable(a: &Analysis, walls: &[bool], starts: &[bool], stop: &mut dyn FnMut(
     };
     let matched = Hungarian::default().solve_within(targets.len(), sources.len(), cost, &mut || stop()).ok()?;
     Some(matched.is_some())
+}
+
+/// Whether the player, having just pushed a box onto goal `g` (the goals in `walls`, `g`
+/// among them, filled; `filled` marks the same squares), can stand where that push leaves it
+/// and still walk to every goal left empty (but those a box stands on at the start): a push
+/// from some side onto `g` whose player square and the box's square before it are free, from
+/// which every such goal lies in the player's part of the floor, the filled goals and the
+/// walls the only obstacles. When no push leaves the player there, the goals out of its
+/// reach can never be filled again (no box gets past what the player cannot), so a plan that
+/// fills `g` now cannot be followed (XSokoban 74: the goal at the goal room's far entrance
+/// filled from outside shuts the player out of the room's other side, whose goals are still
+/// empty).
+fn player_goes_on(a: &Analysis, walls: &[bool], filled: &[u8], g: usize, starts: &[bool], reach: &mut Reach) -> bool {
+    let open = |s: u16| s != NONE && !walls[s as usize];
+    Dir::ALL.into_iter().any(|d| {
+        let from = a.nb(g, d.opposite());
+        if !open(from) || !open(a.nb(from as usize, d.opposite())) {
+            return false;
+        }
+        reach.flood(a, filled, from as usize);
+        (0..a.goals()).all(|h| walls[h] || starts[h] || reach.has(h))
+    })
 }
 
 /// For each start square that is not a goal, the sides of a box on it (bit `d.index()` for
@@ -618,6 +648,51 @@ mod tests {
             }
             assert!(p.steps.iter().map(|s| s.goal).eq(p.order.iter().copied()));
         }
+    }
+
+    #[test]
+    fn a_goal_whose_filling_shuts_the_player_away_from_the_empty_goals_fails() {
+        // A dead-end goal corridor entered from the left: filled first, the goal at its mouth
+        // leaves the player outside (the only push onto it comes from the left), away from the
+        // deeper goal; the deepest goal first leaves the player on the other one.
+        let text = "#######\n#@$$..#\n#######\n";
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let starts = starts_of(&level, &a);
+        let goal_at = |c: usize| a.index_of(level.square_at(1, c).unwrap());
+        let mut reach = Reach::new(a.squares());
+        for (first, ok) in [(4, false), (5, true)] {
+            let mut walls = vec![false; a.squares()];
+            let mut filled = vec![0u8; a.squares()];
+            walls[goal_at(first)] = true;
+            filled[goal_at(first)] = 1;
+            assert_eq!(player_goes_on(&a, &walls, &filled, goal_at(first), &starts, &mut reach), ok, "{first}");
+        }
+    }
+
+    #[test]
+    fn the_checked_plan_never_shuts_the_player_away_from_the_goals_left() {
+        // XSokoban 74: the backward plan fills the goal room's right-hand entrance from outside
+        // while goals on the room's left-hand side are still empty, which leaves the player on
+        // the right with no way back; the checked plan fills it from inside first.
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/xsokoban90.xsb")).unwrap();
+        let level = &parse_levels(&text).unwrap()[73];
+        let a = Analysis::new(level);
+        let starts = starts_of(level, &a);
+        let plan = PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).unwrap();
+        let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
+        let mut reach = Reach::new(a.squares());
+        let goes_on = |order: &[u16], reach: &mut Reach| {
+            let mut walls = vec![false; a.squares()];
+            let mut filled = vec![0u8; a.squares()];
+            order.iter().all(|&g| {
+                walls[g as usize] = true;
+                filled[g as usize] = 1;
+                player_goes_on(&a, &walls, &filled, g as usize, &starts, reach)
+            })
+        };
+        assert!(!goes_on(&plan.order, &mut reach), "the backward plan shuts the player out");
+        assert!(goes_on(&checked.order, &mut reach));
     }
 
     #[test]
