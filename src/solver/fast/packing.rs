@@ -281,7 +281,7 @@ fn fillable(a: &Analysis, walls: &[bool], starts: &[bool], stop: &mut dyn FnMut(
 
 /// Whether the player, having just pushed a box onto goal `g` (the goals in `walls`, `g`
 /// among them, filled; `filled` marks the same squares), can stand where that push leaves it
-/// and still walk to every goal left empty (but those a box stands on at the start): a push
+/// and still walk to every goal left empty (except those a box stands on at the start): a push
 /// from some side onto `g` whose player square and the box's square before it are free, from
 /// which every such goal lies in the player's part of the floor, the filled goals and the
 /// walls the only obstacles. When no push leaves the player there, the goals out of its
