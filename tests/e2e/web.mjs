@@ -281,7 +281,7 @@ await step("builder-level-built-by-keyboard-only", async () => {
   await press([KEYS.d, KEYS.r, " "]); // Space places the chosen tool (box)
   await press([KEYS.l, "@"]); // an XSB character chooses its tool and places it
   check((await tool()) === "player", "@ did not choose the player tool");
-  check((await checkText()).includes("1 boxes but 0 goals"), "validation: " + (await checkText()));
+  check((await checkText()).includes("1 box but 0 goals"), "validation: " + (await checkText()));
   await press([KEYS.r, KEYS.r, KEYS.r, "."]);
   check((await checkText()).startsWith("Valid"), "validation: " + (await checkText()));
   await press(["1", KEYS.u, ENTER]); // wall tool by number, placed by Enter at row 1, column 4
@@ -289,7 +289,7 @@ await step("builder-level-built-by-keyboard-only", async () => {
   await chord([SHIFT, KEYS.l]); // Shift+arrow places while it moves
   check((await square(1, 3)).includes("wall") && (await square(1, 4)).includes("wall"), "walls at row 1");
   await press([KEYS.d, KEYS.d, "$"]);
-  check((await checkText()).includes("2 boxes but 1 goals"), "validation: " + (await checkText()));
+  check((await checkText()).includes("2 boxes but 1 goal"), "validation: " + (await checkText()));
   await press([BACKSPACE, "*"]);
   check((await checkText()).startsWith("Valid: 2 boxes, 2 goals"), "validation: " + (await checkText()));
   check(JSON.stringify(await cursor()) === "[3,3]", "cursor at " + (await cursor()));

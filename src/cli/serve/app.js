@@ -441,8 +441,13 @@ function checkBuilder() {
     if (open) problems.push("not closed: the player can reach the edge");
   }
   if (boxes === 0) problems.push("no boxes");
-  if (boxes !== goals) problems.push(`${boxes} boxes but ${goals} goals`);
+  if (boxes !== goals) problems.push(`${counted(boxes, "box", "boxes")} but ${counted(goals, "goal", "goals")}`);
   return { problems, boxes, goals };
+}
+
+// `n` with the singular or plural noun ("1 goal", "2 boxes").
+function counted(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function squareWords(x) {
@@ -473,7 +478,9 @@ function drawBuilder() {
   const { problems, boxes, goals } = checkBuilder();
   const el = $("builder-check");
   el.className = problems.length ? "bad" : "good";
-  el.textContent = problems.length ? problems.join("\n") : `Valid: ${boxes} boxes, ${goals} goals, closed.`;
+  el.textContent = problems.length
+    ? problems.join("\n")
+    : `Valid: ${counted(boxes, "box", "boxes")}, ${counted(goals, "goal", "goals")}, closed.`;
 }
 
 function builderXsb() { return bgrid.map((row) => row.map(builderChar).join("").replace(/\s+$/, "")).join("\n") + "\n"; }
