@@ -309,14 +309,14 @@ fn player_aware(a: &Analysis, blocked: impl Fn(Sq) -> bool, stop: &mut impl FnMu
 }
 
 /// The player-aware table (see [`FrozenTables::player_aware_within`]) for a box alone among
-/// the walls and the squares marked in `blocked` (indexed by solver square). `None` when
-/// `stop` says so.
+/// the walls and the squares marked (non-zero) in `blocked` (indexed by solver square). `None`
+/// when `stop` says so.
 pub(crate) fn player_aware_blocked(
     a: &Analysis,
-    blocked: &[bool],
+    blocked: &[u8],
     stop: &mut impl FnMut() -> bool,
 ) -> Option<Box<[u16]>> {
-    player_aware(a, |s: Sq| blocked[s.index()], stop)
+    player_aware(a, |s: Sq| blocked[s.index()] != 0, stop)
 }
 
 /// Push distances from each of `sources` to every square (source-major: row `t`, of

@@ -18,7 +18,7 @@
 //! The same search, rerun from the same position, rebuilds the pushes of a chosen move, so the
 //! search tree only stores the move's end points.
 
-use super::raw::{NONE, RawIndex};
+use super::raw::{NONE, RawIndex, Stamps};
 use crate::analysis::Analysis;
 use crate::level::Dir;
 
@@ -53,8 +53,7 @@ pub struct Macros {
     queue: Vec<u32>,
     group_stamp: Vec<u32>,
     groups: Vec<[u8; 4]>,
-    flood: Vec<u32>,
-    flood_generation: u32,
+    flood: Stamps,
     flood_queue: Vec<u16>,
     cuts: Cuts,
 }
@@ -273,8 +272,7 @@ impl Macros {
             queue: Vec::new(),
             group_stamp: vec![0; n],
             groups: vec![[u8::MAX; 4]; n],
-            flood: vec![0; n],
-            flood_generation: 0,
+            flood: Stamps::new(n),
             flood_queue: Vec::new(),
             cuts: Cuts::new(n),
         }
@@ -287,15 +285,6 @@ impl Macros {
             self.group_stamp.fill(0);
             self.generation = 1;
         }
-    }
-
-    fn next_flood(&mut self) -> u32 {
-        self.flood_generation = self.flood_generation.wrapping_add(1);
-        if self.flood_generation == 0 {
-            self.flood.fill(0);
-            self.flood_generation = 1;
-        }
-        self.flood_generation
     }
 
     /// Labels the free sides of `pos` (with a box on `pos`, marked in `occupied`) by the player
@@ -332,20 +321,20 @@ impl Macros {
             labels[i] = next_label;
             let mut missing = (i + 1..4).filter(|&j| sides[j] != NONE && labels[j] == u8::MAX).count();
             if missing > 0 {
-                let generation = self.next_flood();
+                self.flood.clear();
                 self.flood_queue.clear();
                 self.flood_queue.push(sides[i]);
-                self.flood[sides[i] as usize] = generation;
+                self.flood.mark(sides[i] as usize);
                 let mut head = 0;
                 'flood: while head < self.flood_queue.len() {
                     let s = self.flood_queue[head] as usize;
                     head += 1;
                     for d in Dir::ALL {
                         let t = a.nb(s, d);
-                        if t == NONE || occupied[t as usize] != 0 || self.flood[t as usize] == generation {
+                        if t == NONE || occupied[t as usize] != 0 || self.flood.has(t as usize) {
                             continue;
                         }
-                        self.flood[t as usize] = generation;
+                        self.flood.mark(t as usize);
                         self.flood_queue.push(t);
                         for j in i + 1..4 {
                             if sides[j] == t && labels[j] == u8::MAX {

@@ -135,8 +135,7 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
 /// can take seconds on a huge level, so the time limit covers it too). The reported seconds
 /// count from `started`.
 pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant) -> Result<Solution, SolveError> {
-    let standard = level.rule() == SolvedRule::Standard && level.boxes().len() == level.goals().len();
-    if !standard || !a.pruning() {
+    if !handles(level, a) {
         let config = Config { mode: Mode::Pushes, ..config.clone() };
         return astar::solve_from(level, a, &config, crate::solver::Objective::Pushes, started);
     }
@@ -205,6 +204,12 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     result
 }
 
+/// Whether the engine handles `level` (analysed in `a`): the standard rule with as many boxes
+/// as goals, deadlock pruning sound. Other levels go to the A* engine.
+fn handles(level: &Level, a: &Analysis) -> bool {
+    level.rule() == SolvedRule::Standard && level.boxes().len() == level.goals().len() && a.pruning()
+}
+
 /// One step of the packing plan (see the module docs), in level squares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlanStep {
@@ -243,8 +248,7 @@ pub enum PlanStep {
 /// # Ok::<(), sokoban::Error>(())
 /// ```
 pub fn packing_plan(level: &Level, a: &Analysis, config: &Config) -> Result<Vec<PlanStep>, SolveError> {
-    let standard = level.rule() == SolvedRule::Standard && level.boxes().len() == level.goals().len();
-    if !standard || !a.pruning() {
+    if !handles(level, a) {
         return Ok(Vec::new());
     }
     let plan = search::plan(level, a, config, Instant::now())?;

@@ -22,7 +22,7 @@
 //! remaining goals are appended in index order: the plan is advice, never a rule the search
 //! depends on for soundness.
 
-use super::raw::{NONE, RawIndex};
+use super::raw::{NONE, RawIndex, Stamps};
 use super::search::Reach;
 use crate::analysis::{Analysis, UNREACHABLE};
 use crate::level::Dir;
@@ -216,7 +216,7 @@ impl PackingPlan {
             return Some(self.clone());
         }
         let goals = a.goals();
-        let mut walls = vec![false; a.squares()];
+        // The goals filled so far (1 each), the walls of both checks.
         let mut filled = vec![0u8; a.squares()];
         let mut reach = Reach::new(a.squares());
         let mut left: Vec<u16> = self.order.clone();
@@ -229,13 +229,11 @@ impl PackingPlan {
                 if budget == 0 || left.len() == 1 {
                     break;
                 }
-                walls[g as usize] = true;
                 filled[g as usize] = 1;
-                let ok = player_goes_on(a, &walls, &filled, g as usize, starts, &mut reach) && {
+                let ok = player_goes_on(a, &filled, g as usize, starts, &mut reach) && {
                     budget -= 1;
-                    fillable(a, &walls, starts, stop)?
+                    fillable(a, &filled, starts, stop)?
                 };
-                walls[g as usize] = false;
                 filled[g as usize] = 0;
                 if ok {
                     pick = k;
@@ -243,7 +241,6 @@ impl PackingPlan {
                 }
             }
             let g = left.remove(pick);
-            walls[g as usize] = true;
             filled[g as usize] = 1;
             order.push(g);
         }
@@ -262,15 +259,16 @@ impl PackingPlan {
     }
 }
 
-/// Whether the boxes on the start squares (`starts`) that do not stand on `walls` can fill
-/// every goal not in `walls`, each its own, a box alone among the walls and the player
-/// walking round it (player-aware distances): the search's matching, over this table.
+/// Whether the boxes on the start squares (`starts`) that do not stand on `walls` (the
+/// squares marked non-zero) can fill every goal not in `walls`, each its own, a box alone
+/// among the walls and the player walking round it (player-aware distances): the search's
+/// matching, over this table.
 /// `None` when `stop` says so.
-fn fillable(a: &Analysis, walls: &[bool], starts: &[bool], stop: &mut dyn FnMut() -> bool) -> Option<bool> {
+fn fillable(a: &Analysis, walls: &[u8], starts: &[bool], stop: &mut dyn FnMut() -> bool) -> Option<bool> {
     let table = crate::solver::frozen::player_aware_blocked(a, walls, &mut || stop())?;
     let goals = a.goals();
-    let sources: Vec<usize> = (0..a.squares()).filter(|&s| starts[s] && !walls[s]).collect();
-    let targets: Vec<usize> = (0..goals).filter(|&g| !walls[g]).collect();
+    let sources: Vec<usize> = (0..a.squares()).filter(|&s| starts[s] && walls[s] == 0).collect();
+    let targets: Vec<usize> = (0..goals).filter(|&g| walls[g] == 0).collect();
     let cost = |t: usize, k: usize| match table[sources[k] * goals + targets[t]] {
         UNREACHABLE => FORBIDDEN,
         d => i64::from(d),
@@ -279,8 +277,8 @@ fn fillable(a: &Analysis, walls: &[bool], starts: &[bool], stop: &mut dyn FnMut(
     Some(matched.is_some())
 }
 
-/// Whether the player, having just pushed a box onto goal `g` (the goals in `walls`, `g`
-/// among them, filled; `filled` marks the same squares), can stand where that push leaves it
+/// Whether the player, having just pushed a box onto goal `g` (the goals marked in `filled`,
+/// `g` among them, filled), can stand where that push leaves it
 /// and still walk to every goal left empty (except those a box stands on at the start): a push
 /// from some side onto `g` whose player square and the box's square before it are free, from
 /// which every such goal lies in the player's part of the floor, the filled goals and the
@@ -289,15 +287,15 @@ fn fillable(a: &Analysis, walls: &[bool], starts: &[bool], stop: &mut dyn FnMut(
 /// fills `g` now cannot be followed (XSokoban 74: the goal at the goal room's far entrance
 /// filled from outside shuts the player out of the room's other side, whose goals are still
 /// empty).
-fn player_goes_on(a: &Analysis, walls: &[bool], filled: &[u8], g: usize, starts: &[bool], reach: &mut Reach) -> bool {
-    let open = |s: u16| s != NONE && !walls[s as usize];
+fn player_goes_on(a: &Analysis, filled: &[u8], g: usize, starts: &[bool], reach: &mut Reach) -> bool {
+    let open = |s: u16| s != NONE && filled[s as usize] == 0;
     Dir::ALL.into_iter().any(|d| {
         let from = a.nb(g, d.opposite());
         if !open(from) || !open(a.nb(from as usize, d.opposite())) {
             return false;
         }
         reach.flood(a, filled, from as usize);
-        (0..a.goals()).all(|h| walls[h] || starts[h] || reach.has(h))
+        (0..a.goals()).all(|h| filled[h] != 0 || starts[h] || reach.has(h))
     })
 }
 
@@ -336,9 +334,8 @@ struct Pulls {
     seen: Vec<bool>,
     dist: Vec<u32>,
     queue: Vec<usize>,
-    /// `flood[s] == flood_generation`: `s` was reached by the current flood.
-    flood: Vec<u32>,
-    flood_generation: u32,
+    /// The squares the current flood reached.
+    flood: Stamps,
     flood_queue: Vec<usize>,
     roam: Vec<bool>,
     /// Work (nodes and flood steps) since the last stop check.
@@ -359,8 +356,7 @@ impl Pulls {
             seen: vec![false; n * 4],
             dist: vec![0; n * 4],
             queue: Vec::new(),
-            flood: vec![0; n],
-            flood_generation: 0,
+            flood: Stamps::new(n),
             flood_queue: Vec::new(),
             roam: vec![false; n],
             work: 0,
@@ -450,16 +446,6 @@ impl Pulls {
         best.map(|b| (b, roam, to_start))
     }
 
-    /// A fresh stamp for `flood` (the marks start over when the stamps wrap round).
-    fn next_flood(&mut self) -> u32 {
-        self.flood_generation = self.flood_generation.wrapping_add(1);
-        if self.flood_generation == 0 {
-            self.flood.fill(0);
-            self.flood_generation = 1;
-        }
-        self.flood_generation
-    }
-
     /// Whether a box on the free square `s` would leave its free neighbours in more than one
     /// region of the floor (`occupied` marks the boxes).
     fn cuts(&mut self, a: &Analysis, occupied: &[bool], s: usize) -> bool {
@@ -480,11 +466,11 @@ impl Pulls {
     /// steps), which gives the same mask as flooding the whole region.
     fn reachable_sides(&mut self, a: &Analysis, occupied: &[bool], pos: usize, start: usize) -> u8 {
         let sides = Dir::ALL.map(|d| a.nb(pos, d)).map(|t| (t != NONE && !occupied[t as usize]).then_some(t as usize));
-        let generation = self.next_flood();
+        self.flood.clear();
         let mut missing = sides.iter().filter(|t| t.is_some_and(|t| t != start)).count();
         self.flood_queue.clear();
-        self.flood[start] = generation;
-        self.flood[pos] = generation;
+        self.flood.mark(start);
+        self.flood.mark(pos);
         self.flood_queue.push(start);
         let mut head = 0;
         while head < self.flood_queue.len() && missing > 0 {
@@ -492,8 +478,8 @@ impl Pulls {
             head += 1;
             for d in Dir::ALL {
                 let t = a.nb(s, d);
-                if t != NONE && !occupied[t as usize] && self.flood[t as usize] != generation {
-                    self.flood[t as usize] = generation;
+                if t != NONE && !occupied[t as usize] && !self.flood.has(t as usize) {
+                    self.flood.mark(t as usize);
                     self.flood_queue.push(t as usize);
                     missing -= sides.iter().filter(|&&side| side == Some(t as usize)).count();
                 }
@@ -502,7 +488,7 @@ impl Pulls {
         self.work += head;
         let mut mask = 0;
         for (d, side) in Dir::ALL.into_iter().zip(sides) {
-            if side.is_some_and(|t| self.flood[t] == generation && t != pos) {
+            if side.is_some_and(|t| self.flood.has(t) && t != pos) {
                 mask |= 1 << d.index();
             }
         }
@@ -610,13 +596,13 @@ mod tests {
         let a = Analysis::new(&level);
         let starts = starts_of(&level, &a);
         let goal_at = |c: usize| a.index_of(level.square_at(1, c).unwrap());
-        let mut walls = vec![false; a.squares()];
-        walls[goal_at(5)] = true;
+        let mut walls = vec![0u8; a.squares()];
+        walls[goal_at(5)] = 1;
         assert_eq!(fillable(&a, &walls, &starts, &mut || false), Some(false));
-        walls.fill(false);
-        walls[goal_at(6)] = true;
+        walls.fill(0);
+        walls[goal_at(6)] = 1;
         assert_eq!(fillable(&a, &walls, &starts, &mut || false), Some(true));
-        walls.fill(false);
+        walls.fill(0);
         assert_eq!(fillable(&a, &walls, &starts, &mut || false), Some(true), "nothing filled yet");
     }
 
@@ -633,8 +619,8 @@ mod tests {
         let plan = PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).unwrap();
         let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
         let first_ok = |g: u16| {
-            let mut walls = vec![false; a.squares()];
-            walls[g as usize] = true;
+            let mut walls = vec![0u8; a.squares()];
+            walls[g as usize] = 1;
             fillable(&a, &walls, &starts, &mut || false).unwrap()
         };
         assert!(!first_ok(plan.order[0]), "the backward plan's first goal fails the check");
@@ -662,11 +648,9 @@ mod tests {
         let goal_at = |c: usize| a.index_of(level.square_at(1, c).unwrap());
         let mut reach = Reach::new(a.squares());
         for (first, ok) in [(4, false), (5, true)] {
-            let mut walls = vec![false; a.squares()];
             let mut filled = vec![0u8; a.squares()];
-            walls[goal_at(first)] = true;
             filled[goal_at(first)] = 1;
-            assert_eq!(player_goes_on(&a, &walls, &filled, goal_at(first), &starts, &mut reach), ok, "{first}");
+            assert_eq!(player_goes_on(&a, &filled, goal_at(first), &starts, &mut reach), ok, "{first}");
         }
     }
 
@@ -683,12 +667,10 @@ mod tests {
         let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
         let mut reach = Reach::new(a.squares());
         let goes_on = |order: &[u16], reach: &mut Reach| {
-            let mut walls = vec![false; a.squares()];
             let mut filled = vec![0u8; a.squares()];
             order.iter().all(|&g| {
-                walls[g as usize] = true;
                 filled[g as usize] = 1;
-                player_goes_on(&a, &walls, &filled, g as usize, &starts, reach)
+                player_goes_on(&a, &filled, g as usize, &starts, reach)
             })
         };
         assert!(!goes_on(&plan.order, &mut reach), "the backward plan shuts the player out");

@@ -20,7 +20,7 @@ use super::keyed::{self, Keyed, hash_key};
 use super::macros::{MacroMove, Macros};
 use super::packing::PackingPlan;
 use super::pull::{Backward, Found};
-use super::raw::{NONE, RawIndex};
+use super::raw::{NONE, RawIndex, Stamps};
 use super::way::Way;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{Dir, Level};
@@ -319,30 +319,24 @@ const ALIVE: u8 = 1;
 const CORRAL_DEAD: u8 = 2;
 const NO_MATCHING: u8 = 3;
 
-/// A player-reach flood with generation marks.
+/// A player-reach flood.
 pub(super) struct Reach {
-    mark: Vec<u32>,
-    generation: u32,
+    mark: Stamps,
     queue: Vec<u16>,
 }
 
 impl Reach {
     pub(super) fn new(n: usize) -> Reach {
-        Reach { mark: vec![0; n], generation: 0, queue: Vec::new() }
+        Reach { mark: Stamps::new(n), queue: Vec::new() }
     }
 
     /// Marks the free squares reachable from `start` (boxes marked in `occupied`); returns
     /// the lowest of them, the region's normalised player square.
     pub(super) fn flood(&mut self, a: &Analysis, occupied: &[u8], start: usize) -> u16 {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.mark.fill(0);
-            self.generation = 1;
-        }
-        let g = self.generation;
+        self.mark.clear();
         self.queue.clear();
         self.queue.push(start as u16);
-        self.mark[start] = g;
+        self.mark.mark(start);
         let mut lowest = start as u16;
         let mut head = 0;
         while head < self.queue.len() {
@@ -350,8 +344,8 @@ impl Reach {
             head += 1;
             for d in Dir::ALL {
                 let t = a.nb(s, d);
-                if t != NONE && occupied[t as usize] == 0 && self.mark[t as usize] != g {
-                    self.mark[t as usize] = g;
+                if t != NONE && occupied[t as usize] == 0 && !self.mark.has(t as usize) {
+                    self.mark.mark(t as usize);
                     lowest = lowest.min(t);
                     self.queue.push(t);
                 }
@@ -361,7 +355,7 @@ impl Reach {
     }
 
     pub(super) fn has(&self, s: usize) -> bool {
-        self.mark[s] == self.generation
+        self.mark.has(s)
     }
 }
 
