@@ -102,10 +102,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
         let analysed = Analysis::new_within(level, &mut stop);
         let bound = analysed.as_ref().and_then(|an| start_bound(level, an, &mut stop));
         match cut {
-            Some(Cut::Interrupted) => {
-                eprintln!("interrupted: the levels above were analysed, the rest were not");
-                return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
-            }
+            Some(Cut::Interrupted) => return Ok(interrupted()),
             Some(Cut::Time) if analysed.is_none() => {
                 outln!("Level {n}{title}: not analysed, the time limit ({} s) passed", a.time_limit)?;
                 outln!()?;
@@ -149,10 +146,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
             };
             match sokoban::solver::fast::packing_plan(level, &an, &config) {
                 Ok(steps) => print_plan(level, &steps)?,
-                Err(sokoban::solver::SolveError::Cancelled(_)) => {
-                    eprintln!("interrupted: the levels above were analysed, the rest were not");
-                    return Ok(ExitCode::from(interrupt::EXIT_INTERRUPTED));
-                }
+                Err(sokoban::solver::SolveError::Cancelled(_)) => return Ok(interrupted()),
                 Err(_) => {
                     code = EXIT_NEGATIVE;
                     outln!("Packing plan: not worked out, the time limit ({} s) passed", a.time_limit)?;
@@ -162,6 +156,13 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
         outln!()?;
     }
     Ok(ExitCode::from(code))
+}
+
+/// Says that Ctrl-C ended the run (the levels before were analysed), and the exit status that
+/// says so.
+fn interrupted() -> ExitCode {
+    eprintln!("interrupted: the levels above were analysed, the rest were not");
+    ExitCode::from(interrupt::EXIT_INTERRUPTED)
 }
 
 /// The mark of the `i`-th step of a plan (from 0) on the board.
