@@ -54,7 +54,10 @@ pub struct Exhaust {
     region: Vec<u64>,
     /// Hashes of the searches that proved nothing (boxes and the player's region), so the same
     /// search is not run twice: a collision can only skip a search, never prove anything.
-    failed: hashbrown::HashSet<u64>,
+    failed: hashbrown::HashMap<u64, bool>,
+    /// Whether the last search that proved nothing ran out of its budget (rather than
+    /// finding a way to put every box on a goal).
+    out_of_budget: bool,
     /// Positions: box bitsets (`words` each), normalised player squares, and the square of the
     /// box matched to each goal (`goals` each).
     keys: Vec<u64>,
@@ -115,7 +118,8 @@ impl Exhaust {
             words: a.live().div_ceil(64).max(1),
             count: 0,
             region: vec![0; a.squares().div_ceil(64)],
-            failed: hashbrown::HashSet::new(),
+            failed: hashbrown::HashMap::new(),
+            out_of_budget: false,
             keys: Vec::new(),
             players: Vec::new(),
             matched: Vec::new(),
@@ -173,12 +177,14 @@ impl Exhaust {
         let search_key = boxes.iter().fold(mix(root_player.index() as u64 ^ (budget as u64) << 32), |h, b| {
             h.wrapping_add(mix(b.index() as u64 + 1))
         });
-        if self.failed.contains(&search_key) {
+        if let Some(&out_of_budget) = self.failed.get(&search_key) {
+            self.out_of_budget = out_of_budget;
             return false;
         }
+        self.out_of_budget = false;
         let dead = self.search(a, boxes, root_player, budget, reaches, stop);
         if !dead && !stop() {
-            self.failed.insert(search_key);
+            self.failed.insert(search_key, self.out_of_budget);
         }
         dead
     }
@@ -271,6 +277,7 @@ impl Exhaust {
                 }
                 if self.players.len() >= budget {
                     self.pushes = pushes;
+                    self.out_of_budget = true;
                     return false;
                 }
                 let id = self.players.len() as u32;
@@ -287,13 +294,20 @@ impl Exhaust {
         true
     }
 
+    /// Whether the last [`Exhaust::proves_dead`] that proved nothing ran out of its budget:
+    /// a smaller set of its boxes may still be proven dead (a set that has a way to the goals
+    /// has none that is dead).
+    pub fn out_of_budget(&self) -> bool {
+        self.out_of_budget
+    }
+
     /// Bytes held (the positions of the largest search so far and the failed searches).
     pub fn bytes(&self) -> usize {
         self.keys.capacity() * 8
             + self.players.capacity() * 2
             + (self.matched.capacity() + self.child_matched.capacity()) * 2
             + self.table.capacity() * 5
-            + self.failed.capacity() * 9
+            + self.failed.capacity() * 10
     }
 
     /// The player's region at the start of the last search, with only that search's boxes on
@@ -497,6 +511,27 @@ mod tests {
         assert!(!check(text, 1));
         assert!(!check(text, 2));
         assert!(check(text, 3));
+    }
+
+    #[test]
+    fn a_search_that_proves_nothing_says_whether_it_ran_out_of_budget() {
+        let run = |text: &str, budget: usize| {
+            let level = parse_levels(text).unwrap().remove(0);
+            let a = Analysis::new(&level);
+            let boxes: Vec<Sq> = level.boxes().iter().map(|&b| a.sq(b)).collect();
+            let reaches = |s: usize, g: usize| a.distance(g, Sq::new(s)).is_some();
+            let mut exhaust = Exhaust::new(&a);
+            let player = a.sq(level.player());
+            let dead = exhaust.proves_dead(&a, &boxes, player, budget, reaches, &mut || false);
+            let first = exhaust.out_of_budget();
+            // The failed search is remembered, with its reason.
+            assert!(!exhaust.proves_dead(&a, &boxes, player, budget, reaches, &mut || false) || dead);
+            assert_eq!(exhaust.out_of_budget(), first);
+            (dead, first)
+        };
+        let dead_corridor = "###########\n#@$   $ ..#\n###########\n";
+        assert_eq!(run(dead_corridor, 2), (false, true));
+        assert_eq!(run("#######\n#@ $ .#\n#######\n", 10_000), (false, false));
     }
 
     #[test]

@@ -139,6 +139,12 @@ impl Learned {
 /// budget; a proven set becomes a pattern. With all the boxes in the set the matching reads
 /// `table` (boxes frozen on goals as walls), else the static distances: a subset is searched
 /// without the other boxes, frozen ones included.
+///
+/// When the search of the cluster runs out of its budget, the cluster's boxes that cannot be
+/// pushed at all where they stand (see [`stuck`]) are searched on their own: a jam of a few
+/// boxes that lock each other in, next to boxes that can wander far, is proven in a handful of
+/// positions where the whole cluster's search drowns in the wanderers' moves (XSokoban 39's
+/// middle room: three boxes hold the square behind each other, two more roam).
 #[allow(clippy::too_many_arguments)]
 fn cluster_dead(
     a: &Analysis,
@@ -149,17 +155,58 @@ fn cluster_dead(
     table: Option<&[u16]>,
     base: Option<&[u16]>,
     learned: &mut Learned,
-    subset: &mut Vec<Sq>,
+    scratch: &mut DeadScratch,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
+    let DeadScratch { subset, core, reach } = scratch;
     cluster(a, occupied, seeds.unwrap_or(&[at.0]), CLUSTER_BOXES, subset);
     let all = subset.len() == count;
     let reaches = |s, g| table_cost(a, if all { table } else { base }, s, g) < FORBIDDEN;
-    let dead = learned.exhaust.proves_dead(a, subset, Sq::new(at.1), DEAD_SEARCH_BUDGET, reaches, stop);
-    if dead {
+    if learned.exhaust.proves_dead(a, subset, Sq::new(at.1), DEAD_SEARCH_BUDGET, reaches, stop) {
         learned.patterns.add(subset, learned.exhaust.region());
+        return true;
+    }
+    if !learned.exhaust.out_of_budget() {
+        return false; // the cluster has a way to the goals, so every part of it has one
+    }
+    reach.flood(a, occupied, at.1);
+    core.clear();
+    core.extend(subset.iter().filter(|b| stuck(a, occupied, reach, b.index())));
+    if core.is_empty() || core.len() == subset.len() || core.iter().all(|&b| a.is_goal(b)) {
+        return false;
+    }
+    let reaches = |s, g| table_cost(a, base, s, g) < FORBIDDEN;
+    let dead = learned.exhaust.proves_dead(a, core, Sq::new(at.1), DEAD_SEARCH_BUDGET, reaches, stop);
+    if dead {
+        learned.patterns.add(core, learned.exhaust.region());
     }
     dead
+}
+
+/// Whether the box on `s` has no push at all: in every direction the square ahead is a wall,
+/// a box or dead, or the square behind is a wall or out of the player's `reach`.
+fn stuck(a: &Analysis, occupied: &[u8], reach: &Reach, s: usize) -> bool {
+    Dir::ALL.iter().all(|&d| {
+        let (ahead, behind) = (a.nb(s, d), a.nb(s, d.opposite()));
+        ahead == NONE
+            || behind == NONE
+            || occupied[ahead as usize] != 0
+            || !a.is_live(Sq::new(ahead as usize))
+            || !reach.has(behind as usize)
+    })
+}
+
+/// Scratch for [`cluster_dead`]: the cluster, its stuck boxes, and a player flood.
+struct DeadScratch {
+    subset: Vec<Sq>,
+    core: Vec<Sq>,
+    reach: Reach,
+}
+
+impl DeadScratch {
+    fn new(n: usize) -> DeadScratch {
+        DeadScratch { subset: Vec::new(), core: Vec::new(), reach: Reach::new(n) }
+    }
 }
 
 /// Whether move `m` (applied in `occupied`, `k` boxes, the player's region at `at.1`) cut off
@@ -179,7 +226,7 @@ fn cut_off_dead(
     tables: (Option<&[u16]>, Option<&[u16]>),
     learned: &mut Learned,
     scratch: &mut CutOff,
-    subset: &mut Vec<Sq>,
+    dead_scratch: &mut DeadScratch,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
     let to = at.0;
@@ -234,7 +281,7 @@ fn cut_off_dead(
             }
         }
     }
-    !fence.is_empty() && cluster_dead(a, occupied, at, k, Some(fence), tables.0, tables.1, learned, subset, stop)
+    !fence.is_empty() && cluster_dead(a, occupied, at, k, Some(fence), tables.0, tables.1, learned, dead_scratch, stop)
 }
 
 /// Scratch for [`cut_off_dead`]: the fence found so far, the part being flooded, and marks
@@ -580,7 +627,7 @@ pub fn run(
     let mut frozen_set = vec![0u64; a.goals().div_ceil(64).max(1)];
     let mut parent_table = TableId::STATIC;
     let mut squares: Vec<Sq> = Vec::new();
-    let mut subset: Vec<Sq> = Vec::new();
+    let mut dead_scratch = DeadScratch::new(n);
     // How many boxes not on goals each box of the picked state is a hotspot for.
     let mut hot_counts: Vec<u32> = Vec::new();
     let mut cut_off = CutOff::new(n);
@@ -681,7 +728,18 @@ pub fn run(
                     let stop = &mut || stop_reason(config, started).is_some();
                     let at = (node.to as usize, node.player as usize);
                     let base = frozen_table(&frozen_tables, TableId::STATIC);
-                    dead = cluster_dead(a, &occupied, at, boxes.len(), None, table, base, learned, &mut subset, stop);
+                    dead = cluster_dead(
+                        a,
+                        &occupied,
+                        at,
+                        boxes.len(),
+                        None,
+                        table,
+                        base,
+                        learned,
+                        &mut dead_scratch,
+                        stop,
+                    );
                 }
                 for &b in &boxes {
                     occupied[b as usize] = 0;
@@ -855,7 +913,7 @@ pub fn run(
                                 let base = frozen_table(&frozen_tables, TableId::STATIC);
                                 let tables = (table, base);
                                 let at = (to, regions.player as usize);
-                                cut_off_dead(a, &occupied, m, at, k, tables, learned, &mut cut_off, &mut subset, stop)
+                                cut_off_dead(a, &occupied, m, at, k, tables, learned, &mut cut_off, &mut dead_scratch, stop)
                             })
                     {
                         search.stats.pruned_corral += 1;
@@ -1162,5 +1220,66 @@ pub(super) fn package(level: &Level, pushes: &[Push], stats: Stats) -> Solution 
         moves,
         optimal: None,
         stats,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    /// XSokoban 39 in a search: 18 boxes packed, and in the middle room three boxes ((5,7),
+    /// (5,8), (6,8)) hold each other in (the square behind the first is walled in by them),
+    /// beside four that can still move about.
+    const JAM: &str = "\
+###################
+##############..**#
+##   ## $   ##****#
+#    ##  $  ##****#
+#@        $#  *.**#
+#    ##$$$ # # .**#
+#    ## $  #  *.**#
+## ##### ### ##.###
+##        ##   .  #
+#  ###  # ##### ###
+#       #       ###
+#    #     ###  ###
+#    #     ########
+#    #     ########
+######   ##########
+###################
+";
+
+    #[test]
+    fn boxes_that_hold_each_other_in_are_proven_dead_on_their_own() {
+        let level = parse_levels(JAM).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let sq = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
+        let mut occupied = vec![0u8; a.squares()];
+        for &b in level.boxes() {
+            occupied[a.sq(b).index()] = 1;
+        }
+        let player = a.sq(level.player()).index();
+        let mut scratch = DeadScratch::new(a.squares());
+        scratch.reach.flood(&a, &occupied, player);
+        let stuck_at = |r, c| stuck(&a, &occupied, &scratch.reach, sq(r, c));
+        assert!(stuck_at(5, 7) && stuck_at(5, 8) && stuck_at(6, 8));
+        assert!(!stuck_at(5, 9), "pushed down from (4,9)");
+
+        let mut learned = Learned::new(&a, Backward::none());
+        let at = (sq(5, 7), player);
+        let count = level.boxes().len();
+        let dead = cluster_dead(&a, &occupied, at, count, None, None, None, &mut learned, &mut scratch, &mut || false);
+        assert!(dead);
+        // The cluster ran out of its budget, and its stuck boxes were searched on their own.
+        let core = &scratch.core;
+        assert!(core.len() < scratch.subset.len());
+        for (r, c) in [(5, 7), (5, 8), (6, 8)] {
+            assert!(core.contains(&Sq::new(sq(r, c))));
+        }
+        // The pattern is matched wherever its boxes recur, whatever the other boxes do.
+        occupied[sq(2, 8)] = 0;
+        occupied[sq(2, 9)] = 1;
+        assert!(learned.patterns.matches_at(&occupied, player, sq(5, 8)));
     }
 }
