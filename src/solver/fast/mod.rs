@@ -44,8 +44,11 @@
 //!   dies with the move, and a state that is never picked itself would hide it from the checks
 //!   of its descendants, which look round their own last move (XSokoban at 10 s 69 → 72,
 //!   Sasquatch 33 → 34; BENCHMARKS.md, round eleven). The search is cheap enough for 400
-//!   positions since round twelve (nearest to the goals first, few floods): 73 → 74.
-//!   `--no-dead-search` turns both off.
+//!   positions since round twelve (nearest to the goals first, few floods): 73 → 74. When a
+//!   cluster's search runs out of positions, its boxes that cannot be pushed at all where they
+//!   stand are searched on their own: a jam of boxes that lock each other in beside boxes
+//!   that roam (XSokoban at 10 s 75 → 76, at 60 s 78 → 79; round seventeen).
+//!   `--no-dead-search` turns all of it off.
 //! - **PI-corrals** ([`crate::solver::corral`]): when the player is fenced off from a corral
 //!   that some barrier box must enter, only the barrier boxes move (every solution pushes one
 //!   of them first, and that push can be made now), which keeps the search complete.
