@@ -74,7 +74,9 @@
 //!   difficulty is the packing often fall this way: Sasquatch at 10 s 25 → 31 (BENCHMARKS.md,
 //!   round eight). `--no-pulls` turns it off.
 //! - **Two passes** ([`solve_from`]), the first with three fifths of the limits (the second
-//!   gets what the first left), sharing the plan and what the first learned:
+//!   gets what the first left), sharing the plan and what the first learned. Under a time
+//!   limit above 10 s the two share the first 10 s so (the second run from inside the first,
+//!   which waits in memory: `search::Detour`) and the first then goes on to the limit:
 //!   1. packing, connectivity and the opener cost 0, hotspots 1, distance 2, any other move 3;
 //!   2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
 //!      cells count the boxes on goals too (the `filled` feature).
@@ -175,26 +177,56 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     // The first pass gets [`FIRST_PASS`] of the limits, the second what is left; without any
     // limit the first pass is the whole search.
     let mut spent = Stats::default();
-    let mut pass = 0;
-    let mut result = loop {
-        let (part, whole) = if pass + 1 < passes.len() { FIRST_PASS } else { (1, 1) };
-        let pass_config = Config {
-            time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed()) * part / whole),
-            node_limit: forward_nodes.map(|n| n.saturating_sub(spent.expanded) * u64::from(part) / u64::from(whole)),
-            ..config.clone()
-        };
-        let run_config = if limited { &pass_config } else { config };
-        let mut r = search::run(level, a, &plan, &hot, run_config, passes[pass], &mut learned);
-        match &mut r {
-            Ok(solution) => solution.stats.add(&spent),
-            Err(e) => e.stats_mut().add(&spent),
-        }
-        pass += 1;
-        match r {
-            Err(SolveError::Timeout(stats) | SolveError::NodeLimit(stats)) if limited && pass < passes.len() => {
-                spent = stats;
+    let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
+    let mut result = if config.node_limit.is_none() && left.is_some_and(|t| t > FIRST_ROUND) {
+        // A long limit: the first round as under a short one, then the first pass goes on.
+        let (part, whole) = FIRST_PASS;
+        let mut second_spent = None;
+        let mut second = |learned: &mut search::Learned, held: usize| {
+            let second_config = Config {
+                time_limit: Some(FIRST_ROUND * (whole - part) / whole),
+                memory_limit: config.memory_limit.map(|m| m.saturating_sub(held)),
+                ..config.clone()
+            };
+            let r = search::run(level, a, &plan, &hot, &second_config, passes[1], learned, None);
+            if let Err(SolveError::Timeout(stats)) = &r {
+                second_spent = Some(stats.clone());
             }
-            r => break r,
+            r
+        };
+        let detour = search::Detour { at: FIRST_ROUND * part / whole, run: &mut second };
+        let first_config = Config { time_limit: left, ..config.clone() };
+        let mut r = search::run(level, a, &plan, &hot, &first_config, passes[0], &mut learned, Some(detour));
+        if let Some(stats) = &second_spent {
+            match &mut r {
+                Ok(solution) => solution.stats.add(stats),
+                Err(e) => e.stats_mut().add(stats),
+            }
+        }
+        r
+    } else {
+        let mut pass = 0;
+        loop {
+            let (part, whole) = if pass + 1 < passes.len() { FIRST_PASS } else { (1, 1) };
+            let pass_config = Config {
+                time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed()) * part / whole),
+                node_limit: forward_nodes
+                    .map(|n| n.saturating_sub(spent.expanded) * u64::from(part) / u64::from(whole)),
+                ..config.clone()
+            };
+            let run_config = if limited { &pass_config } else { config };
+            let mut r = search::run(level, a, &plan, &hot, run_config, passes[pass], &mut learned, None);
+            match &mut r {
+                Ok(solution) => solution.stats.add(&spent),
+                Err(e) => e.stats_mut().add(&spent),
+            }
+            pass += 1;
+            match r {
+                Err(SolveError::Timeout(stats) | SolveError::NodeLimit(stats)) if limited && pass < passes.len() => {
+                    spent = stats;
+                }
+                r => break r,
+            }
         }
     };
     // The backward searches' counters join the passes'; the time is the whole solve's.
@@ -271,6 +303,14 @@ pub fn packing_plan(level: &Level, a: &Analysis, config: &Config) -> Result<Vec<
 /// with three fifths (gaining 31, which pass 1 solves in 4–6 s), 66 with seven tenths (losing
 /// 85, which pass 2 solves); Sasquatch 31 with each (BENCHMARKS.md, round nine).
 const FIRST_PASS: (u32, u32) = (3, 5);
+
+/// Under a time limit longer than this, the passes share its first part as they would share
+/// this much, and the first pass then has the rest: the second pass solves its levels within
+/// seconds or not at all, the first keeps solving them for a minute (XSokoban 23 and 41 at
+/// 49 s and 54 s of a first pass alone). At 60 s per level the plain split gave the first
+/// pass 36 s and left the second waiting until then (XSokoban 77, solved by it in 3 s, at
+/// 39 s).
+const FIRST_ROUND: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The passes' weights (see the module docs): the first with the hotspot advisor (unless
 /// `config` turns it off) and a mild distance advisor, the second with a full-strength

@@ -114,6 +114,14 @@ impl Search {
     }
 }
 
+/// Another search that [`run`] hands the turn to once its own clock reaches `at`: `run` is
+/// called with what the level has learned so far and the bytes the interrupted search holds
+/// (its memory limit is the rest); a timeout gives the turn back, anything else ends both.
+pub struct Detour<'d> {
+    pub at: std::time::Duration,
+    pub run: &'d mut dyn FnMut(&mut Learned, usize) -> Result<Solution, SolveError>,
+}
+
 /// What the searches of one level learn and pass on: the deadlock patterns, the exhaustive
 /// searches that proved nothing (so the second pass does not repeat them), and the states the
 /// backward searches, which grow beside the forward passes (every state they reach is solvable
@@ -539,6 +547,7 @@ const ADVISORS: usize = 5;
 /// and what each kind of move costs; `hot` is the level's hotspot table (empty when no pass
 /// uses it). `learned` carries deadlock patterns from an earlier search of the same level and
 /// takes this one's.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     level: &Level,
     a: &Analysis,
@@ -547,6 +556,7 @@ pub fn run(
     config: &Config,
     weights: Weights,
     learned: &mut Learned,
+    mut detour: Option<Detour<'_>>,
 ) -> Result<Solution, SolveError> {
     let started = Instant::now();
     let n = a.squares();
@@ -770,6 +780,22 @@ pub fn run(
             }
             if let Some(p) = &config.progress {
                 p.store(search.stats.expanded, atomic::Ordering::Relaxed);
+            }
+            // Another search's turn: its solution or its final verdict ends this one too.
+            if detour.as_ref().is_some_and(|d| started.elapsed() >= d.at) {
+                let d = detour.take().expect("checked");
+                let held = search.bytes() + tables_bytes(&frozen_tables) + hot.bytes();
+                match (d.run)(learned, held) {
+                    Err(SolveError::Timeout(_)) => {}
+                    Ok(mut solution) => {
+                        solution.stats.add(&search.finish_stats(started));
+                        return Ok(solution);
+                    }
+                    Err(mut e) => {
+                        e.stats_mut().add(&search.finish_stats(started));
+                        return Err(e);
+                    }
+                }
             }
             // The backward searches keep pace, and meet the forward states made so far.
             let stop = &mut || stop_reason(config, started).is_some();
@@ -1249,6 +1275,51 @@ mod tests {
 ######   ##########
 ###################
 ";
+
+    /// Runs the fast search on `text` with a detour at once that answers `answer`; returns the
+    /// result and how often the detour ran.
+    fn with_detour(
+        text: &str,
+        answer: fn(&Stats) -> Result<Solution, SolveError>,
+    ) -> (Result<Solution, SolveError>, u32) {
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let config = Config::default();
+        let plan = plan(&level, &a, &config, Instant::now()).unwrap();
+        let hot = Hotspots::empty(&a);
+        let mut learned = Learned::new(&a, Backward::none());
+        let weights = Weights { hotspots: None, distance: Some(0), filled: true, other: 1 };
+        let mut calls = 0;
+        let mut second = |_: &mut Learned, _: usize| {
+            calls += 1;
+            answer(&Stats { expanded: 7, ..Stats::default() })
+        };
+        let detour = Detour { at: std::time::Duration::ZERO, run: &mut second };
+        let r = run(&level, &a, &plan, &hot, &config, weights, &mut learned, Some(detour));
+        (r, calls)
+    }
+
+    const TWO_BOXES: &str = "#######\n#     #\n# $ $ #\n#@ .. #\n#######\n";
+
+    #[test]
+    fn a_detour_that_times_out_gives_the_turn_back_once() {
+        let (r, calls) = with_detour(TWO_BOXES, |stats| Err(SolveError::Timeout(stats.clone())));
+        let solution = r.expect("the first search goes on and solves it");
+        assert_eq!(calls, 1);
+        assert!(crate::verify::verify(&parse_levels(TWO_BOXES).unwrap()[0], &solution.lurd).is_valid_solution());
+    }
+
+    #[test]
+    fn a_detour_that_ends_ends_the_search_with_both_counts() {
+        let (r, calls) = with_detour(TWO_BOXES, |stats| Err(SolveError::Cancelled(stats.clone())));
+        assert_eq!(calls, 1);
+        match r {
+            Err(SolveError::Cancelled(stats)) => {
+                assert!(stats.expanded > 7, "the detour's 7 and the first search's own")
+            }
+            other => panic!("expected the detour's verdict, got {other:?}"),
+        }
+    }
 
     #[test]
     fn boxes_that_hold_each_other_in_are_proven_dead_on_their_own() {
