@@ -198,10 +198,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
         let first_config = Config { time_limit: left, ..config.clone() };
         let mut r = search::run(level, a, &plan, &hot, &first_config, passes[0], &mut learned, Some(detour));
         if let Some(stats) = &second_spent {
-            match &mut r {
-                Ok(solution) => solution.stats.add(stats),
-                Err(e) => e.stats_mut().add(stats),
-            }
+            search::stats_of(&mut r).add(stats);
         }
         r
     } else {
@@ -216,10 +213,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
             };
             let run_config = if limited { &pass_config } else { config };
             let mut r = search::run(level, a, &plan, &hot, run_config, passes[pass], &mut learned, None);
-            match &mut r {
-                Ok(solution) => solution.stats.add(&spent),
-                Err(e) => e.stats_mut().add(&spent),
-            }
+            search::stats_of(&mut r).add(&spent);
             pass += 1;
             match r {
                 Err(SolveError::Timeout(stats) | SolveError::NodeLimit(stats)) if limited && pass < passes.len() => {
@@ -230,10 +224,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
         }
     };
     // The backward searches' counters join the passes'; the time is the whole solve's.
-    let stats = match &mut result {
-        Ok(solution) => &mut solution.stats,
-        Err(e) => e.stats_mut(),
-    };
+    let stats = search::stats_of(&mut result);
     stats.add(&learned.backward.stats());
     stats.seconds = started.elapsed().as_secs_f64();
     result

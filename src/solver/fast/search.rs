@@ -122,6 +122,14 @@ pub struct Detour<'d> {
     pub run: &'d mut dyn FnMut(&mut Learned, usize) -> Result<Solution, SolveError>,
 }
 
+/// The counters of a search's result, solved or not.
+pub(super) fn stats_of(r: &mut Result<Solution, SolveError>) -> &mut Stats {
+    match r {
+        Ok(solution) => &mut solution.stats,
+        Err(e) => e.stats_mut(),
+    }
+}
+
 /// What the searches of one level learn and pass on: the deadlock patterns, the exhaustive
 /// searches that proved nothing (so the second pass does not repeat them), and the states the
 /// backward searches, which grow beside the forward passes (every state they reach is solvable
@@ -782,19 +790,12 @@ pub fn run(
                 p.store(search.stats.expanded, atomic::Ordering::Relaxed);
             }
             // Another search's turn: its solution or its final verdict ends this one too.
-            if detour.as_ref().is_some_and(|d| started.elapsed() >= d.at) {
-                let d = detour.take().expect("checked");
+            if let Some(d) = detour.take_if(|d| started.elapsed() >= d.at) {
                 let held = search.bytes() + tables_bytes(&frozen_tables) + hot.bytes();
-                match (d.run)(learned, held) {
-                    Err(SolveError::Timeout(_)) => {}
-                    Ok(mut solution) => {
-                        solution.stats.add(&search.finish_stats(started));
-                        return Ok(solution);
-                    }
-                    Err(mut e) => {
-                        e.stats_mut().add(&search.finish_stats(started));
-                        return Err(e);
-                    }
+                let mut r = (d.run)(learned, held);
+                if !matches!(r, Err(SolveError::Timeout(_))) {
+                    stats_of(&mut r).add(&search.finish_stats(started));
+                    return r;
                 }
             }
             // The backward searches keep pace, and meet the forward states made so far.
