@@ -84,10 +84,15 @@ impl PullTree {
         self.states.key(node)
     }
 
-    /// The state with box bitset `words` and normalised player `player` (hashed by
-    /// [`hash_key`]), if the search reached it.
+    /// The state with box bitset `words` and normalised player `player` (`hash` is
+    /// [`hash_key`] of `words`), if the search reached it.
     pub fn find(&self, words: &[u64], player: u16, hash: u32) -> Option<u32> {
         self.states.find(words, player, hash)
+    }
+
+    /// See [`Keyed::prefetch`].
+    pub fn prefetch(&self, hash: u32) {
+        self.states.prefetch(hash);
     }
 
     fn insert(&mut self, words: &[u64], node: PullNode, hash: u32) -> u32 {
@@ -274,8 +279,9 @@ pub struct Puller {
     boxes: Vec<u16>,
     /// The boxes in the order of the matching's rows, as last solved.
     rows: Vec<u16>,
-    /// An expansion's pulls: (row, the box's new square, the player's, direction).
-    pulls: Vec<(usize, usize, usize, u8)>,
+    /// An expansion's pulls: (row, the box's new square, the player's, direction, the
+    /// child's hash).
+    pulls: Vec<(usize, usize, usize, u8, u32)>,
     /// Whether `hungarian` holds a saved matching of the boxes in `rows`.
     saved: bool,
     /// Scratch for [`Puller::match_rows`]: marks per square, the rows whose box left, the
@@ -354,7 +360,7 @@ impl Puller {
                 *seen |= p.reach.has(q);
             }
             let root = PullNode { parent: ROOT, to: 0, dir: 0, player };
-            let id = p.tree.insert(&p.key, root, hash_key(&p.key, player));
+            let id = p.tree.insert(&p.key, root, hash_key(&p.key));
             if p.key == p.target && player == p.target_player {
                 p.at_root = Some(id);
             }
@@ -530,11 +536,18 @@ impl Puller {
                 if step == NONE || self.occupied[step as usize] != 0 || to as usize >= a.live() {
                     continue;
                 }
-                self.pulls.push((row, to as usize, step as usize, di as u8));
+                let child = &mut self.child;
+                child.copy_from_slice(&self.key);
+                child[b as usize / 64] &= !(1 << (b % 64));
+                child[to as usize / 64] |= 1 << (to % 64);
+                let hash = hash_key(child);
+                // Loaded while the pulls before it are worked out (see keyed.rs).
+                self.tree.prefetch(hash);
+                self.pulls.push((row, to as usize, step as usize, di as u8, hash));
             }
         }
         let off_goals = self.boxes.iter().filter(|&&b| b as usize >= a.goals()).count();
-        for &(row, to, step, di) in &self.pulls {
+        for &(row, to, step, di, hash) in &self.pulls {
             let rows = &self.rows;
             let from = rows[row] as usize;
             // A lower bound of the child's matching in O(boxes) from this state's duals; made
@@ -576,7 +589,6 @@ impl Puller {
             child.copy_from_slice(&self.key);
             child[from / 64] &= !(1 << (from % 64));
             child[to / 64] |= 1 << (to % 64);
-            let hash = hash_key(child, player);
             if self.tree.find(child, player, hash).is_some() {
                 stats.duplicates += 1;
                 continue;
@@ -705,6 +717,14 @@ impl Backward {
             }
         }
         None
+    }
+
+    /// Loads the slots where the searches keep states with hash `hash`, for a [`Self::find`]
+    /// soon after.
+    pub fn prefetch(&self, hash: u32) {
+        for p in &self.pullers {
+            p.tree().prefetch(hash);
+        }
     }
 
     /// A state one of the searches reached: (search, state).

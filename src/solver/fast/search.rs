@@ -617,7 +617,7 @@ pub fn run(
     let on_goals = boxes.iter().filter(|&&b| (b as usize) < a.goals()).count();
     let cell = features.cell(plan, &occupied, regions.count, on_goals);
     let root = Node { parent: ROOT, from: 0, to: 0, dir: 0, expanded: false, player: regions.player, weight: 0 };
-    let hash = hash_key(&key, root.player);
+    let hash = hash_key(&key);
     let id = search.insert(&key, root, hash);
     search.enqueue(cell, 0, h as u32, id);
     for &b in &boxes {
@@ -631,6 +631,7 @@ pub fn run(
     let mut children: Vec<Child> = Vec::new();
     let mut child_keys: Vec<u64> = Vec::new();
     let mut child_key = vec![0u64; words];
+    let mut child_hashes: Vec<u32> = Vec::new();
     let mut path: Vec<crate::analysis::Sq> = Vec::new();
     let mut round: Vec<Cell> = Vec::new();
 
@@ -881,6 +882,18 @@ pub fn run(
                 Some(_) => hot.count(&boxes, a.goals(), &mut hot_counts),
                 None => 0,
             };
+            // The children's slots in both arenas, loaded while the first children are
+            // checked: one lookup after another each waited on memory (see keyed.rs).
+            child_hashes.clear();
+            for m in &moves {
+                child_key.copy_from_slice(&key);
+                child_key[m.from as usize / 64] &= !(1 << (m.from % 64));
+                child_key[m.to as usize / 64] |= 1 << (m.to % 64);
+                let hash = hash_key(&child_key);
+                search.states.prefetch(hash);
+                learned.backward.prefetch(hash);
+                child_hashes.push(hash);
+            }
             for (i, &m) in moves.iter().enumerate() {
                 // The clock is read every few children: reading it per child was 4% of the time.
                 if i % 64 == 63
@@ -913,7 +926,7 @@ pub fn run(
                     child_key.copy_from_slice(&key);
                     child_key[from / 64] &= !(1 << (from % 64));
                     child_key[to / 64] |= 1 << (to % 64);
-                    let hash = hash_key(&child_key, regions.player);
+                    let hash = child_hashes[i];
                     let existing = search.find(&child_key, regions.player, hash);
                     if existing.is_some() {
                         search.stats.duplicates += 1;
