@@ -449,6 +449,8 @@ impl Patterns {
         self.regions.extend_from_slice(&region[..self.region_words]);
     }
 
+    // Inlined: called once per entry of long lists, most of which the probe rules out.
+    #[inline(always)]
     fn matches_pattern(&self, (id, probe): (u32, u16), occupied: &[u8], player: usize) -> bool {
         if occupied[probe as usize] == 0 {
             return false;
