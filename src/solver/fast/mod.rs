@@ -67,7 +67,8 @@
 //! - **Backward search** (`pull.rs`): beside the passes, best-first searches pull boxes off
 //!   the goals towards the start squares, ordered by the matching of boxes to start squares:
 //!   one greedy, one cycling over feature cells (boxes off the goals, boxes on start squares),
-//!   each taking a tenth of the time, a slice between forward expansions. Reaching the start
+//!   each taking a tenth of the time (a fortieth past the first 10 s of a long limit), a
+//!   slice between forward expansions. Reaching the start
 //!   solves the level outright (undoing the pulls); otherwise their states are kept, and a
 //!   forward state equal to a backward one is a solution (the searches meet). Goal areas jam
 //!   forwards and never backwards (a pulled box can always be pushed back), so levels whose

@@ -26,7 +26,8 @@
 //! siblings never pay for a matching from scratch.
 //!
 //! A [`Puller`] is resumable, and [`Backward`] runs both beside the forward search, a slice at
-//! a time, so that each takes a tenth of the search's time (or, without a time limit, a fixed
+//! a time, so that each takes a tenth of the search's time (a fortieth past the first 10 s of a
+//! long limit, which the forward passes need more; or, without a time limit, a fixed
 //! number of expansions per forward expansion, which keeps the search deterministic). Run
 //! before the forward search instead, they cost every level the forward search solves quickly
 //! their whole share (round eight: XSokoban's median solved level went from 0.2 s to 1.6 s,
@@ -622,7 +623,8 @@ fn cost(dist: &[u16], n: usize, s: usize, t: usize) -> i64 {
 /// The backward searches, one per [`Order`], run beside the forward search at a share of its
 /// pace, so a level the forward search solves quickly pays little for them:
 /// - under a time limit (and no node limit), each runs in slices of [`SLICE`] expansions
-///   whenever its time is under a tenth ([`SHARE`]) of the time since they started;
+///   whenever its time is under a tenth ([`SHARE`]) of the time since they started, counting
+///   only a fortieth ([`LATE_SHARE`]) of the time past the first 10 s of a long limit;
 /// - otherwise each runs [`PACE`] expansions per forward expansion, up to a tenth of the node
 ///   limit, so the search is deterministic for a given node limit.
 ///
@@ -645,6 +647,20 @@ pub struct Backward {
 /// 31 and 67 (+18 −31); a fifth, 32 (+33) and 65 (+18 −31 −61 −85): the forward passes solve
 /// XSokoban's last levels late, and lose them to a larger share.
 const SHARE: u32 = 10;
+/// Each backward search's share of a long limit's time past its first round
+/// ([`super::FIRST_ROUND`]), as a divisor. The forward passes solve the late levels under
+/// long limits: XSokoban at 60 s (BENCHMARKS.md, round eighteen) solved its last five levels
+/// in 12–48 s instead of 13–56 s; Sasquatch kept its 36, though level 33 took 18 s instead of
+/// 12 s.
+const LATE_SHARE: u32 = 40;
+
+/// Each search's time allowed once `elapsed` has passed since they started: a [`SHARE`] of
+/// the first round, a [`LATE_SHARE`] of the rest.
+fn allowed(elapsed: Duration) -> Duration {
+    let first = elapsed.min(super::FIRST_ROUND);
+    first / SHARE + (elapsed - first) / LATE_SHARE
+}
+
 /// Expansions per slice when paced by the clock (a millisecond or so).
 const SLICE: u64 = 128;
 /// Expansions of each backward search per forward expansion when paced by nodes (a backward
@@ -697,7 +713,7 @@ impl Backward {
             let left = self.max_expansions.saturating_sub(puller.expanded());
             let budget = match &mut self.clock {
                 Some((started, spent)) => {
-                    if spent[i] * SHARE >= started.elapsed() {
+                    if spent[i] >= allowed(started.elapsed()) {
                         continue;
                     }
                     SLICE
