@@ -769,6 +769,14 @@ mod tests {
     use super::*;
     use crate::format::parse_levels;
 
+    /// A tenth of the first 10 s, a fortieth of the rest.
+    #[test]
+    fn the_share_shrinks_past_the_first_round() {
+        assert_eq!(allowed(Duration::from_secs(5)), Duration::from_millis(500));
+        assert_eq!(allowed(Duration::from_secs(10)), Duration::from_secs(1));
+        assert_eq!(allowed(Duration::from_secs(50)), Duration::from_secs(2));
+    }
+
     /// The solution the backward search finds in `order`, verified.
     fn backwards(text: &str, order: Order) -> Option<String> {
         let level = parse_levels(text).unwrap().remove(0);
