@@ -156,6 +156,14 @@ pub fn boxes_of(words: &[u64], out: &mut Vec<u16>) {
     }
 }
 
+/// Writes to `out` the box bitset `key` with the box on `from` moved to `to`: the key of a
+/// child, whose hash the searches take before they look it up.
+pub fn moved(key: &[u64], from: usize, to: usize, out: &mut [u64]) {
+    out.copy_from_slice(key);
+    out[from / 64] &= !(1 << (from % 64));
+    out[to / 64] |= 1 << (to % 64);
+}
+
 /// The hash of a state with box bitset `words`. The player's square is left out: the table
 /// holds it whole beside the handle, and a state's children can be hashed (and their slots
 /// loaded) before their player regions are worked out.
@@ -210,5 +218,12 @@ mod tests {
         }
         let (key, player) = state(5000);
         assert_eq!(arena.find(&key, player, hash_key(&key)), None);
+    }
+
+    #[test]
+    fn a_moved_box_leaves_its_square_for_the_new_one() {
+        let mut out = [0u64; 2];
+        moved(&[0b101, 1], 2, 70, &mut out);
+        assert_eq!(out, [0b001, 1 | 1 << 6]);
     }
 }

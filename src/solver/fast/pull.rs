@@ -537,11 +537,8 @@ impl Puller {
                 if step == NONE || self.occupied[step as usize] != 0 || to as usize >= a.live() {
                     continue;
                 }
-                let child = &mut self.child;
-                child.copy_from_slice(&self.key);
-                child[b as usize / 64] &= !(1 << (b % 64));
-                child[to as usize / 64] |= 1 << (to % 64);
-                let hash = hash_key(child);
+                keyed::moved(&self.key, b as usize, to as usize, &mut self.child);
+                let hash = hash_key(&self.child);
                 // Loaded while the pulls before it are worked out (see keyed.rs).
                 self.tree.prefetch(hash);
                 self.pulls.push((row, to as usize, step as usize, di as u8, hash));
@@ -587,9 +584,7 @@ impl Puller {
             self.occupied[to] = 0;
             self.occupied[from] = 1;
             let child = &mut self.child;
-            child.copy_from_slice(&self.key);
-            child[from / 64] &= !(1 << (from % 64));
-            child[to / 64] |= 1 << (to % 64);
+            keyed::moved(&self.key, from, to, child);
             if self.tree.find(child, player, hash).is_some() {
                 stats.duplicates += 1;
                 continue;

@@ -886,9 +886,7 @@ pub fn run(
             // checked: one lookup after another each waited on memory (see keyed.rs).
             child_hashes.clear();
             for m in &moves {
-                child_key.copy_from_slice(&key);
-                child_key[m.from as usize / 64] &= !(1 << (m.from % 64));
-                child_key[m.to as usize / 64] |= 1 << (m.to % 64);
+                keyed::moved(&key, m.from as usize, m.to as usize, &mut child_key);
                 let hash = hash_key(&child_key);
                 search.states.prefetch(hash);
                 learned.backward.prefetch(hash);
@@ -923,9 +921,7 @@ pub fn run(
                         let full = check.regions(a, &occupied, player_square);
                         debug_assert_eq!((full.count, full.player), (regions.count, regions.player));
                     }
-                    child_key.copy_from_slice(&key);
-                    child_key[from / 64] &= !(1 << (from % 64));
-                    child_key[to / 64] |= 1 << (to % 64);
+                    keyed::moved(&key, from, to, &mut child_key);
                     let hash = child_hashes[i];
                     let existing = search.find(&child_key, regions.player, hash);
                     if existing.is_some() {
