@@ -174,8 +174,36 @@ fn cluster_dead(
     scratch: &mut DeadScratch,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
-    let DeadScratch { subset, core, reach } = scratch;
-    cluster(a, occupied, seeds.unwrap_or(&[at.0]), CLUSTER_BOXES, subset);
+    let DeadScratch { subset, core, reach, pockets, linked } = scratch;
+    let moved = [at.0];
+    let seeds = seeds.unwrap_or(&moved);
+    cluster(a, occupied, seeds, CLUSTER_BOXES, subset, None);
+    let tables = (table, base);
+    if subset_dead(a, occupied, at, count, subset, core, reach, tables, learned, stop) {
+        return true;
+    }
+    // The same with the boxes that fence a pocket beside the cluster, if there are any.
+    cluster(a, occupied, seeds, CLUSTER_BOXES, linked, Some((at.1, pockets)));
+    if linked.iter().all(|b| subset.contains(b)) {
+        return false;
+    }
+    subset_dead(a, occupied, at, count, linked, core, reach, tables, learned, stop)
+}
+
+/// The search of [`cluster_dead`] for one set of boxes (`subset`; `core`, `reach` scratch).
+#[allow(clippy::too_many_arguments)]
+fn subset_dead(
+    a: &Analysis,
+    occupied: &[u8],
+    at: (usize, usize),
+    count: usize,
+    subset: &[Sq],
+    core: &mut Vec<Sq>,
+    reach: &mut Reach,
+    (table, base): (Option<&[u16]>, Option<&[u16]>),
+    learned: &mut Learned,
+    stop: &mut impl FnMut() -> bool,
+) -> bool {
     let all = subset.len() == count;
     let reaches = |s, g| table_cost(a, if all { table } else { base }, s, g) < FORBIDDEN;
     if learned.exhaust.proves_dead(a, subset, Sq::new(at.1), DEAD_SEARCH_BUDGET, reaches, stop) {
@@ -212,16 +240,55 @@ fn stuck(a: &Analysis, occupied: &[u8], reach: &Reach, s: usize) -> bool {
     })
 }
 
-/// Scratch for [`cluster_dead`]: the cluster, its stuck boxes, and a player flood.
+/// Scratch for [`cluster_dead`]: the cluster, its stuck boxes, a player flood and the
+/// pockets the cluster links through.
 struct DeadScratch {
     subset: Vec<Sq>,
     core: Vec<Sq>,
     reach: Reach,
+    pockets: Pockets,
+    /// The cluster with the boxes round its pockets.
+    linked: Vec<Sq>,
 }
 
 impl DeadScratch {
     fn new(n: usize) -> DeadScratch {
-        DeadScratch { subset: Vec::new(), core: Vec::new(), reach: Reach::new(n) }
+        DeadScratch {
+            subset: Vec::new(),
+            core: Vec::new(),
+            reach: Reach::new(n),
+            pockets: Pockets::new(n),
+            linked: Vec::new(),
+        }
+    }
+}
+
+/// Scratch for the pockets [`cluster`] links boxes through: for each square the flood that saw
+/// it (floods before `first` belong to earlier calls), and the part being flooded.
+struct Pockets {
+    flood: Vec<u32>,
+    first: u32,
+    current: u32,
+    part: Vec<u16>,
+}
+
+impl Pockets {
+    fn new(n: usize) -> Pockets {
+        Pockets { flood: vec![0; n], first: 1, current: 0, part: Vec::new() }
+    }
+
+    /// Forgets the floods of the last call.
+    fn clear(&mut self) {
+        if self.current >= u32::MAX - 1024 {
+            self.flood.fill(0);
+            self.current = 0;
+        }
+        self.current += 1;
+        self.first = self.current;
+    }
+
+    fn seen(&self, s: usize) -> bool {
+        self.flood[s] >= self.first
     }
 }
 
@@ -329,21 +396,45 @@ const CUT_OFF_SQUARES: usize = 32;
 /// Sasquatch 35 with 200 and 400; six or eight boxes per search, the same.
 const DEAD_SEARCH_BUDGET: usize = 400;
 
+/// The most squares of a pocket that links the boxes round it into one cluster (see
+/// [`cluster`]).
+const POCKET_SQUARES: usize = 8;
+
 /// The most boxes (the one just moved and those around it) the exhaustive search looks at.
 const CLUSTER_BOXES: usize = 6;
 
-/// The boxes (`occupied`) connected to the one on `start` through boxes in each other's
-/// 8-neighbourhood, breadth first, at most `max` of them.
-fn cluster(a: &Analysis, occupied: &[u8], starts: &[usize], max: usize, out: &mut Vec<Sq>) {
+/// The boxes (`occupied`) connected to the ones on `starts` through boxes in each other's
+/// 8-neighbourhood, breadth first, at most `max` of them. With `pockets` (a square of the
+/// player's region and scratch), boxes that fence the same pocket are linked too: a small
+/// part of the floor (at most [`POCKET_SQUARES`]) beside a box of the cluster that the player
+/// cannot reach brings in every box beside it. Boxes that hold a corral shut between them often do
+/// not touch (XSokoban 52: three boxes round a pocket of four squares and a fourth that
+/// blocks the way behind one of them, a deadlock that the boxes around any one of them miss).
+fn cluster(
+    a: &Analysis,
+    occupied: &[u8],
+    starts: &[usize],
+    max: usize,
+    out: &mut Vec<Sq>,
+    mut pockets: Option<(usize, &mut Pockets)>,
+) {
     out.clear();
     out.extend(starts.iter().map(|&s| Sq::new(s)));
     if out.len() >= max {
         return;
     }
+    if let Some((_, p)) = pockets.as_mut() {
+        p.clear();
+    }
     let mut next = 0;
     while next < out.len() && out.len() < max {
         let s = out[next].index();
         next += 1;
+        if let Some((player, p)) = pockets.as_mut()
+            && pocket_boxes(a, occupied, s, *player, p, max, out)
+        {
+            return;
+        }
         for d in Dir::ALL {
             let n = a.nb(s, d);
             // The square beside, and the diagonal one clockwise of it (reached around either
@@ -367,6 +458,69 @@ fn cluster(a: &Analysis, occupied: &[u8], starts: &[usize], max: usize, out: &mu
             }
         }
     }
+}
+
+/// Adds to `out` the boxes beside each pocket next to the box on `s` (see [`cluster`]; the
+/// player stands on `player`) that are not in it yet; true once `out` holds `max` boxes. A
+/// pocket is a part of the floor that closes within [`POCKET_SQUARES`] squares without the
+/// player: each free side is flooded only that far, and a flood that runs into an earlier
+/// one's squares is in the same (open) part.
+fn pocket_boxes(
+    a: &Analysis,
+    occupied: &[u8],
+    s: usize,
+    player: usize,
+    p: &mut Pockets,
+    max: usize,
+    out: &mut Vec<Sq>,
+) -> bool {
+    for d in Dir::ALL {
+        let t = a.nb(s, d);
+        if t == NONE || occupied[t as usize] != 0 || p.seen(t as usize) {
+            continue;
+        }
+        // Floods of one call get ids from `first` on; the first flood's id is `first`.
+        p.current += 1;
+        let id = p.current;
+        p.part.clear();
+        p.part.push(t);
+        p.flood[t as usize] = id;
+        let mut head = 0;
+        let mut open = false;
+        while head < p.part.len() && !open {
+            let q = p.part[head] as usize;
+            head += 1;
+            open = q == player || p.part.len() > POCKET_SQUARES;
+            for e in Dir::ALL {
+                let u = a.nb(q, e) as usize;
+                if u == NONE as usize || occupied[u] != 0 || p.flood[u] == id {
+                    continue;
+                }
+                if p.seen(u) {
+                    open = true; // an earlier flood's part, which was open
+                    break;
+                }
+                p.flood[u] = id;
+                p.part.push(u as u16);
+            }
+        }
+        if open {
+            continue;
+        }
+        for i in 0..p.part.len() {
+            let q = p.part[i] as usize;
+            for e in Dir::ALL {
+                let u = a.nb(q, e);
+                if u != NONE && occupied[u as usize] != 0 && !out.iter().any(|b| b.index() == u as usize) {
+                    out.push(Sq::new(u as usize));
+                    if out.len() == max {
+                        return true;
+                    }
+                }
+            }
+        }
+    }
+    false
 }
 
 /// How many of an advisor's best children are checked for corral deadlocks before it gives up.
@@ -1329,6 +1483,59 @@ mod tests {
             }
             other => panic!("expected the detour's verdict, got {other:?}"),
         }
+    }
+
+    /// XSokoban 52 in a search: 14 boxes packed, and four boxes hold a corral of four squares
+    /// shut ((11,5)–(11,7) and (12,6)): three round it, none of them touching the others, and
+    /// one under the lowest that keeps it from being pushed back.
+    const CORRAL: &str = "\
+###################
+############******#
+############******#
+####  #########*.*#
+####  @       #...#
+####  # # # # #   #
+##### # # # # #   #
+#   # ### ### ## ##
+#      #       # ##
+#          #     ##
+#   #$### ### ## ##
+### #   $  #     ##
+###  $ #       ####
+##  #$### ### #####
+##            #####
+##  ###############
+###################
+";
+
+    #[test]
+    fn boxes_round_a_pocket_are_searched_together() {
+        let level = parse_levels(CORRAL).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let sq = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
+        let mut occupied = vec![0u8; a.squares()];
+        for &b in level.boxes() {
+            occupied[a.sq(b).index()] = 1;
+        }
+        let player = a.sq(level.player()).index();
+        let mut scratch = DeadScratch::new(a.squares());
+        // Around the box on (11,8) alone there is no other box; through the pocket beside
+        // it, the three others.
+        cluster(&a, &occupied, &[sq(11, 8)], CLUSTER_BOXES, &mut scratch.subset, None);
+        assert_eq!(scratch.subset, vec![Sq::new(sq(11, 8))]);
+        let pockets = Some((player, &mut scratch.pockets));
+        cluster(&a, &occupied, &[sq(11, 8)], CLUSTER_BOXES, &mut scratch.linked, pockets);
+        let mut linked: Vec<usize> = scratch.linked.iter().map(|b| b.index()).collect();
+        linked.sort_unstable();
+        let mut expected = vec![sq(11, 8), sq(10, 5), sq(12, 5), sq(13, 5)];
+        expected.sort_unstable();
+        assert_eq!(linked, expected);
+
+        let mut learned = Learned::new(&a, Backward::none());
+        let count = level.boxes().len();
+        let at = (sq(11, 8), player);
+        let dead = cluster_dead(&a, &occupied, at, count, None, None, None, &mut learned, &mut scratch, &mut || false);
+        assert!(dead, "the four boxes cannot all reach goals");
     }
 
     #[test]
