@@ -1508,16 +1508,22 @@ mod tests {
 ###################
 ";
 
-    #[test]
-    fn boxes_round_a_pocket_are_searched_together() {
-        let level = parse_levels(CORRAL).unwrap().remove(0);
+    /// The level in `text`, its analysis, the occupancy of its boxes and the player's square.
+    fn board(text: &str) -> (Level, Analysis, Vec<u8>, usize) {
+        let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let sq = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
         let mut occupied = vec![0u8; a.squares()];
         for &b in level.boxes() {
             occupied[a.sq(b).index()] = 1;
         }
         let player = a.sq(level.player()).index();
+        (level, a, occupied, player)
+    }
+
+    #[test]
+    fn boxes_round_a_pocket_are_searched_together() {
+        let (level, a, occupied, player) = board(CORRAL);
+        let sq = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
         let mut scratch = DeadScratch::new(a.squares());
         // Around the box on (11,8) alone there is no other box; through the pocket beside
         // it, the three others.
@@ -1540,14 +1546,8 @@ mod tests {
 
     #[test]
     fn boxes_that_hold_each_other_in_are_proven_dead_on_their_own() {
-        let level = parse_levels(JAM).unwrap().remove(0);
-        let a = Analysis::new(&level);
+        let (level, a, mut occupied, player) = board(JAM);
         let sq = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
-        let mut occupied = vec![0u8; a.squares()];
-        for &b in level.boxes() {
-            occupied[a.sq(b).index()] = 1;
-        }
-        let player = a.sq(level.player()).index();
         let mut scratch = DeadScratch::new(a.squares());
         scratch.reach.flood(&a, &occupied, player);
         let stuck_at = |r, c| stuck(&a, &occupied, &scratch.reach, sq(r, c));
