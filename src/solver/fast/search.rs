@@ -227,6 +227,38 @@ fn subset_dead(
     dead
 }
 
+/// Whether the boxes fencing some pocket of the position (a part of the floor of at most
+/// [`POCKET_SQUARES`] squares without the player, see [`cluster`]) are proven dead, each
+/// fence with the boxes around it ([`cluster_dead`]): a corral shut by a move of one of its
+/// boxes lasts, and the checks round each later move never look at it again.
+#[allow(clippy::too_many_arguments)]
+fn pockets_dead(
+    a: &Analysis,
+    occupied: &[u8],
+    boxes: &[u16],
+    player: usize,
+    (table, base): (Option<&[u16]>, Option<&[u16]>),
+    learned: &mut Learned,
+    scratch: &mut DeadScratch,
+    fences: &mut Vec<Vec<usize>>,
+    stop: &mut impl FnMut() -> bool,
+) -> bool {
+    fences.clear();
+    scratch.pockets.clear();
+    for &b in boxes {
+        scratch.linked.clear();
+        pocket_boxes(a, occupied, b as usize, player, &mut scratch.pockets, CLUSTER_BOXES, &mut scratch.linked);
+        if !scratch.linked.is_empty() {
+            fences.push(scratch.linked.iter().map(|q| q.index()).collect());
+        }
+    }
+    let count = boxes.len();
+    fences.iter().any(|fence| {
+        let at = (fence[0], player);
+        cluster_dead(a, occupied, at, count, Some(fence), table, base, learned, scratch, stop)
+    })
+}
+
 /// Whether the box on `s` has no push at all: in every direction the square ahead is a wall,
 /// a box or dead, or the square behind is a wall or out of the player's `reach`.
 fn stuck(a: &Analysis, occupied: &[u8], reach: &Reach, s: usize) -> bool {
@@ -801,6 +833,7 @@ pub fn run(
     let mut parent_table = TableId::STATIC;
     let mut squares: Vec<Sq> = Vec::new();
     let mut dead_scratch = DeadScratch::new(n);
+    let mut fences: Vec<Vec<usize>> = Vec::new();
     // How many boxes not on goals each box of the picked state is a hotspot for.
     let mut hot_counts: Vec<u32> = Vec::new();
     let mut cut_off = CutOff::new(n);
@@ -911,6 +944,22 @@ pub fn run(
                         base,
                         learned,
                         &mut dead_scratch,
+                        stop,
+                    );
+                }
+                if !dead && node.parent != ROOT {
+                    let table = frozen_table(&frozen_tables, parent_table);
+                    let base = frozen_table(&frozen_tables, TableId::STATIC);
+                    let stop = &mut || stop_reason(config, started).is_some();
+                    dead = pockets_dead(
+                        a,
+                        &occupied,
+                        &boxes,
+                        node.player as usize,
+                        (table, base),
+                        learned,
+                        &mut dead_scratch,
+                        &mut fences,
                         stop,
                     );
                 }
@@ -1542,6 +1591,16 @@ mod tests {
         let at = (sq(11, 8), player);
         let dead = cluster_dead(&a, &occupied, at, count, None, None, None, &mut learned, &mut scratch, &mut || false);
         assert!(dead, "the four boxes cannot all reach goals");
+
+        // Whatever box moved last (here one in the goal room), the pocket is found.
+        let mut learned = Learned::new(&a, Backward::none());
+        let at = (sq(1, 12), player);
+        assert!(!cluster_dead(&a, &occupied, at, count, None, None, None, &mut learned, &mut scratch, &mut || false));
+        let boxes: Vec<u16> = level.boxes().iter().map(|&b| a.sq(b).index() as u16).collect();
+        let mut fences = Vec::new();
+        let (tables, stop) = ((None, None), &mut || false);
+        assert!(pockets_dead(&a, &occupied, &boxes, player, tables, &mut learned, &mut scratch, &mut fences, stop));
+        assert_eq!(fences.len(), 1, "one pocket: {fences:?}");
     }
 
     #[test]
