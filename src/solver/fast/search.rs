@@ -240,23 +240,35 @@ fn pockets_dead(
     (table, base): (Option<&[u16]>, Option<&[u16]>),
     learned: &mut Learned,
     scratch: &mut DeadScratch,
-    fences: &mut Vec<Vec<usize>>,
+    fences: &mut Fences,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
-    fences.clear();
+    let Fences { squares, ends } = fences;
+    squares.clear();
+    ends.clear();
     scratch.pockets.clear();
     for &b in boxes {
         scratch.linked.clear();
         pocket_boxes(a, occupied, b as usize, player, &mut scratch.pockets, CLUSTER_BOXES, &mut scratch.linked);
         if !scratch.linked.is_empty() {
-            fences.push(scratch.linked.iter().map(|q| q.index()).collect());
+            squares.extend(scratch.linked.iter().map(|q| q.index()));
+            ends.push(squares.len());
         }
     }
     let count = boxes.len();
-    fences.iter().any(|fence| {
+    (0..ends.len()).any(|i| {
+        let fence = &squares[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
         let at = (fence[0], player);
         cluster_dead(a, occupied, at, count, Some(fence), table, base, learned, scratch, stop)
     })
+}
+
+/// The fences [`pockets_dead`] found, one after another in `squares`; fence `i` ends at
+/// `ends[i]`.
+#[derive(Default)]
+struct Fences {
+    squares: Vec<usize>,
+    ends: Vec<usize>,
 }
 
 /// Whether the box on `s` has no push at all: in every direction the square ahead is a wall,
@@ -309,9 +321,10 @@ impl Pockets {
         Pockets { flood: vec![0; n], first: 1, current: 0, part: Vec::new() }
     }
 
-    /// Forgets the floods of the last call.
+    /// Forgets the floods of the last call. A call floods at most once per square (each flood
+    /// starts on a square no flood has seen), so the ids never wrap within one.
     fn clear(&mut self) {
-        if self.current >= u32::MAX - 1024 {
+        if self.current >= u32::MAX - self.flood.len() as u32 - 1 {
             self.flood.fill(0);
             self.current = 0;
         }
@@ -833,7 +846,7 @@ pub fn run(
     let mut parent_table = TableId::STATIC;
     let mut squares: Vec<Sq> = Vec::new();
     let mut dead_scratch = DeadScratch::new(n);
-    let mut fences: Vec<Vec<usize>> = Vec::new();
+    let mut fences = Fences::default();
     // How many boxes not on goals each box of the picked state is a hotspot for.
     let mut hot_counts: Vec<u32> = Vec::new();
     let mut cut_off = CutOff::new(n);
@@ -1597,10 +1610,10 @@ mod tests {
         let at = (sq(1, 12), player);
         assert!(!cluster_dead(&a, &occupied, at, count, None, None, None, &mut learned, &mut scratch, &mut || false));
         let boxes: Vec<u16> = level.boxes().iter().map(|&b| a.sq(b).index() as u16).collect();
-        let mut fences = Vec::new();
+        let mut fences = Fences::default();
         let (tables, stop) = ((None, None), &mut || false);
         assert!(pockets_dead(&a, &occupied, &boxes, player, tables, &mut learned, &mut scratch, &mut fences, stop));
-        assert_eq!(fences.len(), 1, "one pocket: {fences:?}");
+        assert_eq!(fences.ends.len(), 1, "one pocket: {:?}", fences.squares);
     }
 
     #[test]
