@@ -97,6 +97,10 @@ pub struct SearchArgs {
     /// uses them, instead of following the player (to measure the difference).
     #[arg(long)]
     pub no_aware_distances: bool,
+    /// Fast engine: no sprints (short searches with a fresh packing plan from the states
+    /// that put the most boxes on goals) (to measure their effect).
+    #[arg(long)]
+    pub no_sprints: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long)]
@@ -180,6 +184,7 @@ impl SearchArgs {
             fast_pulls: !self.no_pulls,
             dead_search: !self.no_dead_search,
             fast_aware: !self.no_aware_distances,
+            fast_sprints: !self.no_sprints,
             moves_tiebreak: !self.no_moves_tiebreak,
         })
     }

@@ -132,6 +132,10 @@ pub struct Config {
     /// can get behind it, see [`super::frozen::FrozenTables::player_aware_within`]); on by
     /// default, off (the relaxed distances A* uses) to measure it.
     pub fast_aware: bool,
+    /// The fast engine's sprints: a short search with a fresh packing plan from each state
+    /// that puts more boxes on goals than any before it, when few are left to place (see
+    /// [`super::fast`]); on by default, off to measure them.
+    pub fast_sprints: bool,
 }
 
 impl Default for Config {
@@ -156,6 +160,7 @@ impl Default for Config {
             dead_search: true,
             fast_pulls: true,
             fast_aware: true,
+            fast_sprints: true,
         }
     }
 }
