@@ -855,6 +855,8 @@ pub fn run(
     let mut cut_off = CutOff::new(n);
     let mut slot_weights = [Some(0); ADVISORS];
     let mut best_on_goals = boxes.iter().filter(|&&b| (b as usize) < a.goals()).count();
+    // The sprints' expansions so far.
+    let mut sprinted = 0u64;
     slot_weights[DISTANCE] = weights.distance;
     slot_weights[HOTSPOTS] = weights.hotspots;
     loop {
@@ -1012,7 +1014,9 @@ pub fn run(
             // A record of boxes on goals, with few left: a short search with a fresh plan.
             let record = on_goals > best_on_goals;
             best_on_goals = best_on_goals.max(on_goals);
-            if let Some(budget) = weights.sprint.filter(|_| record && k - on_goals <= SPRINT_BOXES) {
+            let share = (search.stats.expanded - sprinted) / SPRINT_SHARE;
+            let due = weights.sprint.filter(|&b| record && k - on_goals <= SPRINT_BOXES && sprinted + b <= share);
+            if let Some(budget) = due {
                 let player = search.states.nodes[id as usize].player;
                 let held = search.bytes() + tables_bytes(&frozen_tables) + hot.bytes() + learned.bytes();
                 match sprint(level, a, hot, config, weights, (&boxes, player), (budget, held), started) {
@@ -1020,7 +1024,10 @@ pub fn run(
                         search.stats.add(&stats);
                         return finish(level, a, &search, &mut macros, id, &tail, started);
                     }
-                    Sprint::Failed(stats) => search.stats.add(&stats),
+                    Sprint::Failed(stats) => {
+                        sprinted += stats.expanded;
+                        search.stats.add(&stats);
+                    }
                     Sprint::Stopped => return Err(stopped(config, started, search.finish_stats(started))),
                 }
             }
@@ -1416,6 +1423,12 @@ pub fn run(
 /// away its few expansions rarely finish (XSokoban at 10 s: 8 and 10 solve the same levels
 /// as 6, in more time), and records of boxes on goals come often early in a search.
 const SPRINT_BOXES: usize = 6;
+
+/// A sprint starts only while the expansions the sprints took, with the new one's whole
+/// budget, are at most one in this many of the search's own: a small node limit is not spent on them
+/// (Sasquatch at 3,000 expansions: 12 levels with no cap, the same 18 as without sprints
+/// with it), while a long search (XSokoban 39 sprints after some 6,000) is hardly held back.
+const SPRINT_SHARE: u64 = 4;
 
 /// What a [`sprint`] came to.
 enum Sprint {
