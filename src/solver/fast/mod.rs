@@ -78,7 +78,8 @@
 //!   the search then spreads over cheaper variants of the state; a fresh plan often finishes
 //!   it at once (XSokoban 39: 21 of 25 goals filled in 3 s, a state the search stayed behind
 //!   for minutes, now solved in 2 s; BENCHMARKS.md round twenty). The sprint learns on its
-//!   own, so the search goes on as before when it fails; `--no-sprints` turns them off.
+//!   own, so the search goes on as before when it fails, and the sprints together take at
+//!   most a quarter of the expansions; `--no-sprints` turns them off.
 //! - **Backward search** (`pull.rs`): beside the passes, best-first searches pull boxes off
 //!   the goals towards the start squares, ordered by the matching of boxes to start squares:
 //!   one greedy, one cycling over feature cells (boxes off the goals, boxes on start squares),

@@ -1466,7 +1466,9 @@ fn sprint(
     }
     let at = a.square_of(player as usize);
     let options = BuildOptions { rule: level.rule(), edges: level.edges(), format: level.format() };
-    let Ok(start) = Level::from_raw(level.raw_with(|s| has_box[s.index()], at), level.meta().clone(), options) else {
+    let start = Level::from_raw(level.raw_with(|s| has_box[s.index()], at), level.meta().clone(), options);
+    // The sprint's pushes are read as this level's squares: the same board, the same numbering.
+    let Some(start) = start.ok().filter(|s| (s.width(), s.height()) == (level.width(), level.height())) else {
         return Sprint::Failed(Stats::default());
     };
     let left = config.time_limit.map(|t| t.saturating_sub(outer.elapsed()));
