@@ -75,6 +75,21 @@ pub fn pushes_to_moves(level: &Level, pushes: &[Push]) -> Option<Vec<Move>> {
     Some(moves)
 }
 
+/// The pushes among `moves` played from the level's start: the inverse of [`pushes_to_moves`]
+/// up to the walks between pushes. `None` if a move leaves the board.
+pub fn moves_to_pushes(level: &Level, moves: &[Move]) -> Option<Vec<Push>> {
+    let mut at = level.player();
+    let mut pushes = Vec::new();
+    for m in moves {
+        let next = level.neighbor(at, m.dir)?;
+        if m.push {
+            pushes.push(Push { from: next, dir: m.dir });
+        }
+        at = next;
+    }
+    Some(pushes)
+}
+
 /// Total cost of a move sequence: 1 per move plus the weight of each pushed box.
 pub fn cost_of(level: &Level, weights: &[u32], moves: &[Move]) -> u64 {
     // Track which box is where, by index into the level's box list.
@@ -97,4 +112,21 @@ pub fn cost_of(level: &Level, weights: &[u32], moves: &[Move]) -> u64 {
         player = next;
     }
     cost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    #[test]
+    fn moves_give_back_the_pushes_they_were_made_of() {
+        let level = parse_levels("#######\n#@ $ .#\n# $. ##\n#######\n").unwrap().remove(0);
+        let right = level.square_at(1, 3).unwrap();
+        let down_row = level.square_at(2, 2).unwrap();
+        let pushes = [Push { from: right, dir: Dir::Right }, Push { from: down_row, dir: Dir::Right }];
+        let moves = pushes_to_moves(&level, &pushes).expect("legal pushes");
+        assert!(moves.len() > pushes.len());
+        assert_eq!(moves_to_pushes(&level, &moves), Some(pushes.to_vec()));
+    }
 }
