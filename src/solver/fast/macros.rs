@@ -33,11 +33,6 @@ pub struct MacroMove {
     /// How many separate groups the free sides of `to` form once the box is there (the
     /// number of parts the box cuts its floor region into).
     pub splits: u8,
-    /// The sides of `to` (bit [`Dir::index`]) that the box cuts off from the player: free
-    /// squares beside it in another part than the square the player pushed from.
-    pub cut_off: u8,
-    /// The squares of the largest part behind the `cut_off` sides (0 without one).
-    pub cut_off_size: u16,
     /// The lowest square of the player's region after the move (the normalised player).
     pub player: u16,
 }
@@ -218,17 +213,6 @@ impl Cuts {
             let c = c as usize;
             (self.stamp[c] == self.stamp[pos] && self.parent[c] as usize == pos && !self.cuts_off(pos, c)).then_some(c)
         })
-    }
-
-    /// The number of squares of the part of the last search's floor that holds the reached
-    /// square `t` (not `pos`) once a box stands on `pos`.
-    pub(super) fn part_size(&self, a: &Analysis, occupied: &[u8], pos: usize, t: usize) -> u32 {
-        if let Some(c) = self.cut_off_child(a, pos, t) {
-            return self.size[c];
-        }
-        // Everything outside the subtree of `pos`, with the subtrees that have a way round.
-        let above = self.order.len() as u32 - self.size[pos];
-        above + self.children_round(a, occupied, pos).map(|c| self.size[c]).sum::<u32>()
     }
 
     /// The side groups of `pos` (see [`Macros::side_groups`]) from the last search, which
@@ -424,21 +408,9 @@ impl Macros {
                 // Every square reached had its side groups worked out by this search.
                 let groups = self.groups[pos];
                 let splits = (0..4).filter(|&i| groups[i] != u8::MAX && !groups[..i].contains(&groups[i])).count();
-                let behind_side = Dir::ALL[d].opposite().index();
-                let cut_off = (0..4)
-                    .filter(|&i| groups[i] != u8::MAX && groups[i] != groups[behind_side])
-                    .fold(0u8, |mask, i| mask | 1 << i);
                 let behind = a.nb(pos, Dir::ALL[d].opposite()) as usize;
                 occupied[b] = 0;
                 let player = self.cuts.lowest_beside(a, occupied, pos, behind);
-                // The depth-first search ran for this box (it can move) and reached `pos`.
-                debug_assert_eq!(self.cuts.stamp[pos], self.generation);
-                let cut_off_size = Dir::ALL
-                    .into_iter()
-                    .filter(|e| cut_off >> e.index() & 1 == 1)
-                    .map(|e| self.cuts.part_size(a, occupied, pos, a.nb(pos, e) as usize))
-                    .max()
-                    .map_or(0, |size| size.min(u32::from(u16::MAX)) as u16);
                 occupied[b] = 1;
                 out.push(MacroMove {
                     from: b as u16,
@@ -446,8 +418,6 @@ impl Macros {
                     dir: d as u8,
                     pushes: self.dist[node as usize],
                     splits: splits as u8,
-                    cut_off,
-                    cut_off_size,
                     player,
                 });
             }
@@ -488,7 +458,7 @@ mod tests {
     use crate::format::parse_levels;
 
     #[test]
-    fn cut_groups_and_part_sizes_agree_with_the_flood_for_every_square_and_lifted_box() {
+    fn cut_groups_agree_with_the_flood_for_every_square_and_lifted_box() {
         let texts = [
             "  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########\n",
             "#######\n#.$ $.#\n# $@$ #\n#.   .#\n#######\n",
@@ -516,26 +486,6 @@ mod tests {
                         m.flood_groups(&a, &occupied, pos),
                         "box {b} at {pos}"
                     );
-                    for d in Dir::ALL {
-                        let t = a.nb(pos, d);
-                        if t == NONE || occupied[t as usize] != 0 {
-                            continue;
-                        }
-                        let mut part = vec![t as usize];
-                        let mut head = 0;
-                        while head < part.len() {
-                            let q = part[head];
-                            head += 1;
-                            for e in Dir::ALL {
-                                let u = a.nb(q, e);
-                                if u != NONE && occupied[u as usize] == 0 && !part.contains(&(u as usize)) {
-                                    part.push(u as usize);
-                                }
-                            }
-                        }
-                        let size = m.cuts.part_size(&a, &occupied, pos, t as usize);
-                        assert_eq!(size as usize, part.len(), "box {b} at {pos}, side {d:?}");
-                    }
                     occupied[pos] = 0;
                 }
                 occupied[b] = 1;

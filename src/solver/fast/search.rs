@@ -337,18 +337,16 @@ impl Pockets {
     }
 }
 
-/// Whether move `m` (applied in `occupied`, `k` boxes, the player's region at `at.1`) cut off
-/// a small part of the floor whose fence of boxes the dead search proves dead (see
-/// [`cluster_dead`]; `tables` are the picked state's table and the static one). The part is the
-/// free squares behind the box on `at.0` that the player cannot reach (the box search says
-/// which sides those are: `m.cut_off`, so the player's region is never flooded here); its
-/// fence is the boxes next to it, at most [`CLUSTER_BOXES`], each part at most
-/// [`CUT_OFF_SQUARES`] squares.
+/// Whether the box on `at.0` closes off a small part of the floor beside it (at most
+/// [`CUT_OFF_SQUARES`] squares, away from the player, `at.1` being a square of its region)
+/// whose fence of boxes the dead search proves dead (see [`cluster_dead`]; `tables` are the
+/// state's table and the static one, `k` its boxes). The fence is the boxes next to the
+/// parts, at most [`CLUSTER_BOXES`]. Each side of the box is flooded only until its part
+/// proves big or holds the player, so the player's region is never flooded whole.
 #[allow(clippy::too_many_arguments)]
 fn cut_off_dead(
     a: &Analysis,
     occupied: &[u8],
-    m: MacroMove,
     at: (usize, usize),
     k: usize,
     tables: (Option<&[u16]>, Option<&[u16]>),
@@ -357,63 +355,72 @@ fn cut_off_dead(
     dead_scratch: &mut DeadScratch,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
-    let to = at.0;
-    debug_assert!({
-        let mut reach = Reach::new(a.squares());
-        reach.flood(a, occupied, a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize);
-        Dir::ALL.iter().all(|&d| {
-            let t = a.nb(to, d);
-            let cut = t != NONE && occupied[t as usize] == 0 && !reach.has(t as usize);
-            (m.cut_off >> d.index() & 1 == 1) == cut
-        })
-    });
-    // The box search knows the parts' sizes: a big part is never flooded.
-    if usize::from(m.cut_off_size) > CUT_OFF_SQUARES {
-        return false;
-    }
+    let (to, player) = at;
     let CutOff { fence, part, mark, stamp } = scratch;
     fence.clear();
-    *stamp = stamp.wrapping_add(1);
-    if *stamp == 0 {
-        mark.fill(0);
-        *stamp = 1;
-    }
-    // Each side the player cannot reach, flooded on its own (sides of one part are flooded
-    // once).
-    for d in Dir::ALL {
+    // Each side's flood marks its squares with `first + side`; a side whose part is the
+    // player's or too big is dropped, and so is a later side that runs into its marks.
+    *stamp = match stamp.checked_add(4) {
+        Some(next) if next < u32::MAX - 4 => next,
+        _ => {
+            mark.fill(0);
+            4
+        }
+    };
+    let first = *stamp;
+    let mut dropped = [false; 4];
+    for (i, d) in Dir::ALL.into_iter().enumerate() {
         let t = a.nb(to, d);
-        if m.cut_off & (1 << d.index()) == 0 || mark[t as usize] == *stamp {
+        if t == NONE || occupied[t as usize] != 0 || mark[t as usize] >= first {
             continue;
         }
+        let id = first + i as u32;
+        let fenced = fence.len();
         part.clear();
         part.push(t);
-        mark[t as usize] = *stamp;
+        mark[t as usize] = id;
         let mut head = 0;
-        while head < part.len() {
+        let mut small = true;
+        while small && head < part.len() {
             let q = part[head] as usize;
             head += 1;
+            small = q != player && part.len() <= CUT_OFF_SQUARES;
             for e in Dir::ALL {
                 let u = a.nb(q, e);
-                if u == NONE || mark[u as usize] == *stamp {
+                if u == NONE || mark[u as usize] == id {
                     continue;
                 }
-                mark[u as usize] = *stamp;
+                if mark[u as usize] >= first {
+                    // Another side's squares: a part dropped before (a kept part would have
+                    // reached this side), or its fence box.
+                    if occupied[u as usize] == 0 {
+                        small = small && !dropped[(mark[u as usize] - first) as usize];
+                        continue;
+                    }
+                    if fence[..fenced].contains(&(u as usize)) {
+                        continue;
+                    }
+                }
+                mark[u as usize] = id;
                 if occupied[u as usize] != 0 {
                     fence.push(u as usize);
                 } else {
                     part.push(u);
                 }
             }
-            if fence.len() > CLUSTER_BOXES {
-                return false;
-            }
+        }
+        if !small {
+            dropped[i] = true;
+            fence.truncate(fenced);
+        } else if fence.len() > CLUSTER_BOXES {
+            return false;
         }
     }
     !fence.is_empty() && cluster_dead(a, occupied, at, k, Some(fence), tables.0, tables.1, learned, dead_scratch, stop)
 }
 
 /// Scratch for [`cut_off_dead`]: the fence found so far, the part being flooded, and marks
-/// (squares marked with `stamp` were seen in this call).
+/// (squares marked `stamp` to `stamp + 3` were seen in this call, by the side of that number).
 struct CutOff {
     fence: Vec<usize>,
     part: Vec<u16>,
@@ -966,6 +973,18 @@ pub fn run(
                         stop,
                     );
                 }
+                // A small part of the floor that the last move closed off, searched on the
+                // boxes round it. Done here, on the states picked, rather than on every child
+                // made: most children are never picked, and the search on all of them was
+                // half the time of a search on levels with many corners (XSokoban 41).
+                if !dead && node.parent != ROOT {
+                    let tables =
+                        (frozen_table(&frozen_tables, parent_table), frozen_table(&frozen_tables, TableId::STATIC));
+                    let stop = &mut || stop_reason(config, started).is_some();
+                    let at = (node.to as usize, node.player as usize);
+                    let k = boxes.len();
+                    dead = cut_off_dead(a, &occupied, at, k, tables, learned, &mut cut_off, &mut dead_scratch, stop);
+                }
                 if !dead && node.parent != ROOT {
                     let table = frozen_table(&frozen_tables, parent_table);
                     let base = frozen_table(&frozen_tables, TableId::STATIC);
@@ -1175,24 +1194,7 @@ pub fn run(
                     let child_on_goals = on_goals - usize::from(from < a.goals()) + usize::from(to < a.goals());
                     let h = if expanded {
                         None
-                    } else if config.dead_search
-                        // A move that cuts off a small part of the floor gets the dead search
-                        // at once, on the boxes round that part: a corner closed by one box
-                        // dies then, and a state that is never picked itself would hide it
-                        // from the check of its descendants (which looks round their own last
-                        // move). XSokoban at 10 s: 69 → 72; Sasquatch 33 → 34 (BENCHMARKS.md,
-                        // round eleven).
-                        && (learned.patterns.matches_at(&occupied, regions.player as usize, to)
-                            || existing.is_none()
-                                && m.splits > 1
-                                && child_on_goals < k
-                                && {
-                                let stop = &mut || stop_reason(config, started).is_some();
-                                let base = frozen_table(&frozen_tables, TableId::STATIC);
-                                let tables = (table, base);
-                                let at = (to, regions.player as usize);
-                                cut_off_dead(a, &occupied, m, at, k, tables, learned, &mut cut_off, &mut dead_scratch, stop)
-                            })
+                    } else if config.dead_search && learned.patterns.matches_at(&occupied, regions.player as usize, to)
                     {
                         search.stats.pruned_corral += 1;
                         None
@@ -1511,16 +1513,7 @@ fn finish(
     let mut at = goal;
     while at != ROOT && search.states.nodes[at as usize].parent != ROOT {
         let node = search.states.nodes[at as usize];
-        line.push(MacroMove {
-            from: node.from,
-            to: node.to,
-            dir: node.dir,
-            pushes: 0,
-            splits: 0,
-            cut_off: 0,
-            cut_off_size: 0,
-            player: 0,
-        });
+        line.push(MacroMove { from: node.from, to: node.to, dir: node.dir, pushes: 0, splits: 0, player: 0 });
         at = node.parent;
     }
     line.reverse();
@@ -1724,6 +1717,27 @@ mod tests {
         }
         let player = a.sq(level.player()).index();
         (level, a, occupied, player)
+    }
+
+    #[test]
+    fn a_part_closed_off_by_the_last_move_is_searched_on_its_fence() {
+        let (level, a, occupied, player) = board(CORRAL);
+        let sq = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
+        let count = level.boxes().len();
+        let (mut scratch, mut cut_off) = (DeadScratch::new(a.squares()), CutOff::new(a.squares()));
+        let mut dead = |at: (usize, usize)| {
+            let mut learned = Learned::new(&a, Backward::none());
+            let tables = (None, None);
+            cut_off_dead(&a, &occupied, at, count, tables, &mut learned, &mut cut_off, &mut scratch, &mut || false)
+        };
+        // The box on (11,8) shuts the four squares left of it off: their fence is dead.
+        assert!(dead((sq(11, 8), player)));
+        // With the player in that part, nothing is closed off.
+        assert!(!dead((sq(11, 8), sq(11, 6))));
+        // A box in the goal room has no free side.
+        assert!(!dead((sq(1, 12), player)));
+        // Twice in a row, so the marks of an earlier call do not leak into the next.
+        assert!(dead((sq(11, 8), player)));
     }
 
     #[test]
