@@ -249,7 +249,8 @@ fn pockets_dead(
     scratch.pockets.clear();
     for &b in boxes {
         scratch.linked.clear();
-        pocket_boxes(a, occupied, b as usize, player, &mut scratch.pockets, CLUSTER_BOXES, &mut scratch.linked);
+        let pockets = (POCKET_SQUARES, &mut scratch.pockets);
+        pocket_boxes(a, occupied, b as usize, player, pockets, CLUSTER_BOXES, &mut scratch.linked);
         if !scratch.linked.is_empty() {
             squares.extend(scratch.linked.iter().map(|q| q.index()));
             ends.push(squares.len());
@@ -340,9 +341,9 @@ impl Pockets {
 /// Whether the box on `at.0` closes off a small part of the floor beside it (at most
 /// [`CUT_OFF_SQUARES`] squares, away from the player, `at.1` being a square of its region)
 /// whose fence of boxes the dead search proves dead (see [`cluster_dead`]; `tables` are the
-/// state's table and the static one, `k` its boxes). The fence is the boxes next to the
-/// parts, at most [`CLUSTER_BOXES`]. Each side of the box is flooded only until its part
-/// proves big or holds the player, so the player's region is never flooded whole.
+/// state's table and the static one, `k` its boxes). The parts are found as pockets are
+/// ([`pocket_boxes`], only larger), so the player's region is never flooded whole; a fence of
+/// more than [`CLUSTER_BOXES`] boxes is left alone.
 #[allow(clippy::too_many_arguments)]
 fn cut_off_dead(
     a: &Analysis,
@@ -355,82 +356,27 @@ fn cut_off_dead(
     dead_scratch: &mut DeadScratch,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
-    let (to, player) = at;
-    let CutOff { fence, part, mark, stamp } = scratch;
-    fence.clear();
-    // Each side's flood marks its squares with `first + side`; a side whose part is the
-    // player's or too big is dropped, and so is a later side that runs into its marks.
-    *stamp = match stamp.checked_add(4) {
-        Some(next) if next < u32::MAX - 4 => next,
-        _ => {
-            mark.fill(0);
-            4
-        }
-    };
-    let first = *stamp;
-    let mut dropped = [false; 4];
-    for (i, d) in Dir::ALL.into_iter().enumerate() {
-        let t = a.nb(to, d);
-        if t == NONE || occupied[t as usize] != 0 || mark[t as usize] >= first {
-            continue;
-        }
-        let id = first + i as u32;
-        let fenced = fence.len();
-        part.clear();
-        part.push(t);
-        mark[t as usize] = id;
-        let mut head = 0;
-        let mut small = true;
-        while small && head < part.len() {
-            let q = part[head] as usize;
-            head += 1;
-            small = q != player && part.len() <= CUT_OFF_SQUARES;
-            for e in Dir::ALL {
-                let u = a.nb(q, e);
-                if u == NONE || mark[u as usize] == id {
-                    continue;
-                }
-                if mark[u as usize] >= first {
-                    // Another side's squares: a part dropped before (a kept part would have
-                    // reached this side), or its fence box.
-                    if occupied[u as usize] == 0 {
-                        small = small && !dropped[(mark[u as usize] - first) as usize];
-                        continue;
-                    }
-                    if fence[..fenced].contains(&(u as usize)) {
-                        continue;
-                    }
-                }
-                mark[u as usize] = id;
-                if occupied[u as usize] != 0 {
-                    fence.push(u as usize);
-                } else {
-                    part.push(u);
-                }
-            }
-        }
-        if !small {
-            dropped[i] = true;
-            fence.truncate(fenced);
-        } else if fence.len() > CLUSTER_BOXES {
-            return false;
-        }
+    let CutOff { boxes, fence, pockets } = scratch;
+    boxes.clear();
+    pockets.clear();
+    if pocket_boxes(a, occupied, at.0, at.1, (CUT_OFF_SQUARES, pockets), CLUSTER_BOXES + 1, boxes) {
+        return false;
     }
+    fence.clear();
+    fence.extend(boxes.iter().map(|b| b.index()));
     !fence.is_empty() && cluster_dead(a, occupied, at, k, Some(fence), tables.0, tables.1, learned, dead_scratch, stop)
 }
 
-/// Scratch for [`cut_off_dead`]: the fence found so far, the part being flooded, and marks
-/// (squares marked `stamp` to `stamp + 3` were seen in this call, by the side of that number).
+/// Scratch for [`cut_off_dead`]: the fence as found and as squares, and the parts' floods.
 struct CutOff {
+    boxes: Vec<Sq>,
     fence: Vec<usize>,
-    part: Vec<u16>,
-    mark: Vec<u32>,
-    stamp: u32,
+    pockets: Pockets,
 }
 
 impl CutOff {
     fn new(n: usize) -> CutOff {
-        CutOff { fence: Vec::new(), part: Vec::new(), mark: vec![0; n], stamp: 0 }
+        CutOff { boxes: Vec::new(), fence: Vec::new(), pockets: Pockets::new(n) }
     }
 }
 
@@ -483,7 +429,7 @@ fn cluster(
         let s = out[next].index();
         next += 1;
         if let Some((player, p)) = pockets.as_mut()
-            && pocket_boxes(a, occupied, s, *player, p, max, out)
+            && pocket_boxes(a, occupied, s, *player, (POCKET_SQUARES, p), max, out)
         {
             return;
         }
@@ -514,15 +460,15 @@ fn cluster(
 
 /// Adds to `out` the boxes beside each pocket next to the box on `s` (see [`cluster`]; the
 /// player stands on `player`) that are not in it yet; true once `out` holds `max` boxes. A
-/// pocket is a part of the floor that closes within [`POCKET_SQUARES`] squares without the
-/// player: each free side is flooded only that far, and a flood that runs into an earlier
-/// one's squares is in the same (open) part.
+/// pocket is a part of the floor that closes within `size` squares without the player
+/// ([`POCKET_SQUARES`] for [`cluster`]): each free side is flooded only that far, and a flood
+/// that runs into an earlier one's squares is in the same (open) part.
 fn pocket_boxes(
     a: &Analysis,
     occupied: &[u8],
     s: usize,
     player: usize,
-    p: &mut Pockets,
+    (size, p): (usize, &mut Pockets),
     max: usize,
     out: &mut Vec<Sq>,
 ) -> bool {
@@ -542,7 +488,7 @@ fn pocket_boxes(
         while head < p.part.len() && !open {
             let q = p.part[head] as usize;
             head += 1;
-            open = q == player || p.part.len() > POCKET_SQUARES;
+            open = q == player || p.part.len() > size;
             for e in Dir::ALL {
                 let u = a.nb(q, e) as usize;
                 if u == NONE as usize || occupied[u] != 0 || p.flood[u] == id {
@@ -1016,7 +962,6 @@ pub fn run(
             let k = boxes.len();
             let table = frozen_table(&frozen_tables, parent_table);
             let on_goals = boxes.iter().filter(|&&b| (b as usize) < a.goals()).count();
-
             // Limits, checked once per expansion (an expansion is a fraction of a millisecond).
             search.stats.expanded += 1;
             if config.node_limit.is_some_and(|l| search.stats.expanded > l) {
