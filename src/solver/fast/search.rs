@@ -901,51 +901,20 @@ pub fn run(
                     occupied[b as usize] = 1;
                 }
                 let mut dead = learned.patterns.matches(&occupied, &squares, node.player as usize);
-                if !dead && node.parent != ROOT {
-                    let table = frozen_table(&frozen_tables, parent_table);
-                    let stop = &mut || stop_reason(config, started).is_some();
-                    let at = (node.to as usize, node.player as usize);
-                    let base = frozen_table(&frozen_tables, TableId::STATIC);
-                    dead = cluster_dead(
-                        a,
-                        &occupied,
-                        at,
-                        boxes.len(),
-                        None,
-                        table,
-                        base,
-                        learned,
-                        &mut dead_scratch,
-                        stop,
-                    );
-                }
-                // A small part of the floor that the last move closed off, searched on the
-                // boxes round it. Done here, on the states picked, rather than on every child
-                // made: most children are never picked, and the search on all of them was
-                // half the time of a search on levels with many corners (XSokoban 41).
+                // Round the last move, then a small part of the floor it closed off (done here,
+                // on the states picked, rather than on every child made: most children are never
+                // picked, and the search on all of them was half the time of a search on levels
+                // with many corners, XSokoban 41), then every pocket.
                 if !dead && node.parent != ROOT {
                     let tables =
                         (frozen_table(&frozen_tables, parent_table), frozen_table(&frozen_tables, TableId::STATIC));
                     let stop = &mut || stop_reason(config, started).is_some();
                     let at = (node.to as usize, node.player as usize);
                     let k = boxes.len();
-                    dead = cut_off_dead(a, &occupied, at, k, tables, learned, &mut cut_off, &mut dead_scratch, stop);
-                }
-                if !dead && node.parent != ROOT {
-                    let table = frozen_table(&frozen_tables, parent_table);
-                    let base = frozen_table(&frozen_tables, TableId::STATIC);
-                    let stop = &mut || stop_reason(config, started).is_some();
-                    dead = pockets_dead(
-                        a,
-                        &occupied,
-                        &boxes,
-                        node.player as usize,
-                        (table, base),
-                        learned,
-                        &mut dead_scratch,
-                        &mut fences,
-                        stop,
-                    );
+                    let scratch = &mut dead_scratch;
+                    dead = cluster_dead(a, &occupied, at, k, None, tables.0, tables.1, learned, scratch, &mut *stop)
+                        || cut_off_dead(a, &occupied, at, k, tables, learned, &mut cut_off, scratch, &mut *stop)
+                        || pockets_dead(a, &occupied, &boxes, at.1, tables, learned, scratch, &mut fences, stop);
                 }
                 for &b in &boxes {
                     occupied[b as usize] = 0;
