@@ -95,8 +95,7 @@
 //! - **Two passes** ([`solve_from`]), the first with three fifths of the limits (the second
 //!   gets what the first left), sharing the plan and what the first learned. Under a time
 //!   limit above 10 s the two share the first 10 s so (the second run from inside the first,
-//!   which waits in memory: `search::Detour`), and the rest goes to fresh searches with other
-//!   advice (`later_passes`; the first pass goes on only when one is switched off):
+//!   which waits in memory: `search::Detour`) and the first then goes on to the limit:
 //!   1. packing, connectivity and the opener cost 0, hotspots 1, distance 2, any other move 3;
 //!   2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
 //!      cells count the boxes on goals too (the `filled` feature).
@@ -109,13 +108,6 @@
 //!   `--no-hotspots` leaves the hotspot advisor out of the first pass. Counting the goals
 //!   filled in the second pass gives its out-of-order progress cells of its own: XSokoban at
 //!   10 s 65 → 67 (round seven).
-//!
-//!   Past the first 10 s of a long limit, the first pass's weights run afresh without the
-//!   hotspot advisor (two fifths of the rest), then without the opener (three fifths). Which
-//!   advisor leads a level astray differs from level to level, and a search led astray stays
-//!   astray for minutes where a fresh one with other advice gets through in seconds: XSokoban
-//!   at 60 s 80 → 81, gaining 52 and 89, losing 41, which the first pass going on solved at
-//!   57 s (BENCHMARKS.md, round twenty-two).
 //!
 //! Invariants: the transposition table stores full keys (box bitset over the live squares plus
 //! the normalised player square), never just a hash. Nodes keep parent links and the macro
@@ -206,39 +198,27 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     let mut spent = Stats::default();
     let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
     let mut result = if config.node_limit.is_none() && left.is_some_and(|t| t > FIRST_ROUND) {
-        // A long limit: the first round as under a short one, then fresh searches with other
-        // advice (`later`), each for a share of the rest, then the first pass goes on.
+        // A long limit: the first round as under a short one, then the first pass goes on.
         let (part, whole) = FIRST_PASS;
-        let later = later_passes(config, passes[0]);
-        let rest = left.unwrap_or_default().saturating_sub(FIRST_ROUND);
-        let windows: Vec<_> = LATER_SHARES.iter().map(|&(share, of)| rest * share / of).collect();
-        let mut at = vec![FIRST_ROUND * part / whole];
-        at.extend((0..later.len()).map(|i| FIRST_ROUND + windows[..i].iter().sum::<std::time::Duration>()));
-        let mut detours_spent = Stats::default();
-        let mut detour = |turn: usize, learned: &mut search::Learned, held: usize| {
-            let (weights, turn_config, limit) = match turn {
-                0 => (passes[1], config.clone(), FIRST_ROUND * (whole - part) / whole),
-                i => (later[i - 1].0, later[i - 1].1.clone(), windows[i - 1]),
-            };
-            let turn_config = Config {
-                time_limit: Some(limit),
+        let mut second_spent = None;
+        let mut second = |learned: &mut search::Learned, held: usize| {
+            let second_config = Config {
+                time_limit: Some(FIRST_ROUND * (whole - part) / whole),
                 memory_limit: config.memory_limit.map(|m| m.saturating_sub(held)),
-                ..turn_config
+                ..config.clone()
             };
-            // The later passes learn on their own, as they would alone: with the first pass's
-            // patterns the one without hotspots lost XSokoban 52 in its window (one run).
-            let mut own = search::Learned::new(a, pull::Backward::none());
-            let learned = if turn == 0 { learned } else { &mut own };
-            let r = search::run(level, a, &plan, &hot, &turn_config, weights, learned, None);
+            let r = search::run(level, a, &plan, &hot, &second_config, passes[1], learned, None);
             if let Err(SolveError::Timeout(stats)) = &r {
-                detours_spent.add(stats);
+                second_spent = Some(stats.clone());
             }
             r
         };
-        let detour = search::Detour { at, run: &mut detour };
+        let detour = search::Detour { at: FIRST_ROUND * part / whole, run: &mut second };
         let first_config = Config { time_limit: left, ..config.clone() };
         let mut r = search::run(level, a, &plan, &hot, &first_config, passes[0], &mut learned, Some(detour));
-        search::stats_of(&mut r).add(&detours_spent);
+        if let Some(stats) = &second_spent {
+            search::stats_of(&mut r).add(stats);
+        }
         r
     } else {
         let mut pass = 0;
@@ -341,29 +321,6 @@ const FIRST_PASS: (u32, u32) = (3, 5);
 /// pass 36 s and left the second waiting until then (XSokoban 77, solved by it in 3 s, at
 /// 39 s).
 const FIRST_ROUND: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Under a long time limit, the [`later_passes`] get these shares of the time past
-/// [`FIRST_ROUND`], in turn, and the first pass has what they leave. With three tenths each
-/// and the first pass going on for the last four, XSokoban 89 (29 s in the second) was out of
-/// reach and 41 (57 s in the first pass) too: 7 of the 17 levels solved past 10 s or not at
-/// all at 60 s, against 8 with two fifths and three fifths (one run each).
-const LATER_SHARES: [(u32, u32); 2] = [(2, 5), (3, 5)];
-
-/// The fresh searches of a long time limit after its first round: the first pass without the
-/// hotspot advisor, then without the opener (as `config` has them on). Which advice leads a
-/// level astray differs from level to level, and a search led astray stays astray: measured
-/// alone at 60 s, XSokoban 52 falls in 14 s without hotspots, 89 in 39 s without the opener
-/// and 13 in 0.1 s, where all on takes 28 s on 13 and more than a minute on the others.
-fn later_passes(config: &Config, first: Weights) -> Vec<(Weights, Config)> {
-    let mut later = Vec::new();
-    if first.hotspots.is_some() {
-        later.push((Weights { hotspots: None, ..first }, config.clone()));
-    }
-    if config.fast_opener {
-        later.push((first, Config { fast_opener: false, ..config.clone() }));
-    }
-    later
-}
 
 /// The expansions of a sprint (see the module docs): XSokoban 39's sprint at 21 of 25 goals
 /// solves in 128; 3,000 solve no more of the nine levels unsolved at 60 s (run at 30 s) than

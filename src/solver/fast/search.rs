@@ -114,13 +114,12 @@ impl Search {
     }
 }
 
-/// Other searches that [`run`] hands the turn to, one after another: turn `i` once its own
-/// clock reaches `at[i]` (ascending). `run` is called with the turn, what the level has learned
-/// so far and the bytes the interrupted search holds (its memory limit is the rest); a timeout
-/// gives the turn back, anything else ends them all.
+/// Another search that [`run`] hands the turn to once its own clock reaches `at`: `run` is
+/// called with what the level has learned so far and the bytes the interrupted search holds
+/// (its memory limit is the rest); a timeout gives the turn back, anything else ends both.
 pub struct Detour<'d> {
-    pub at: Vec<std::time::Duration>,
-    pub run: &'d mut dyn FnMut(usize, &mut Learned, usize) -> Result<Solution, SolveError>,
+    pub at: std::time::Duration,
+    pub run: &'d mut dyn FnMut(&mut Learned, usize) -> Result<Solution, SolveError>,
 }
 
 /// The counters of a search's result, solved or not.
@@ -811,8 +810,6 @@ pub fn run(
     let mut best_on_goals = on_goals;
     // The sprints' expansions so far.
     let mut sprinted = 0u64;
-    // The detour's next turn.
-    let mut turn = 0;
     slot_weights[DISTANCE] = weights.distance;
     slot_weights[HOTSPOTS] = weights.hotspots;
     loop {
@@ -969,10 +966,9 @@ pub fn run(
                 }
             }
             // Another search's turn: its solution or its final verdict ends this one too.
-            if let Some(d) = detour.as_mut().filter(|d| d.at.get(turn).is_some_and(|&at| started.elapsed() >= at)) {
+            if let Some(d) = detour.take_if(|d| started.elapsed() >= d.at) {
                 let held = search.bytes() + tables_bytes(&frozen_tables) + hot.bytes();
-                let mut r = (d.run)(turn, learned, held);
-                turn += 1;
+                let mut r = (d.run)(learned, held);
                 if !matches!(r, Err(SolveError::Timeout(_))) {
                     stats_of(&mut r).add(&search.finish_stats(started));
                     return r;
@@ -1557,13 +1553,12 @@ mod tests {
         assert!(matches!(r, Sprint::Failed(stats) if stats.expanded <= 4));
     }
 
-    /// Runs the fast search on `text` with a detour of `turns` turns, all due at once, each
-    /// answering `answer`; returns the result and the turns that ran, in order.
+    /// Runs the fast search on `text` with a detour at once that answers `answer`; returns the
+    /// result and how often the detour ran.
     fn with_detour(
         text: &str,
-        turns: usize,
         answer: fn(&Stats) -> Result<Solution, SolveError>,
-    ) -> (Result<Solution, SolveError>, Vec<usize>) {
+    ) -> (Result<Solution, SolveError>, u32) {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
         let config = Config::default();
@@ -1571,41 +1566,30 @@ mod tests {
         let hot = Hotspots::empty(&a);
         let mut learned = Learned::new(&a, Backward::none());
         let weights = Weights { hotspots: None, distance: Some(0), filled: true, other: 1, sprint: None };
-        let mut calls = Vec::new();
-        let mut second = |turn: usize, _: &mut Learned, _: usize| {
-            calls.push(turn);
+        let mut calls = 0;
+        let mut second = |_: &mut Learned, _: usize| {
+            calls += 1;
             answer(&Stats { expanded: 7, ..Stats::default() })
         };
-        let detour = Detour { at: vec![std::time::Duration::ZERO; turns], run: &mut second };
+        let detour = Detour { at: std::time::Duration::ZERO, run: &mut second };
         let r = run(&level, &a, &plan, &hot, &config, weights, &mut learned, Some(detour));
         (r, calls)
     }
 
     const TWO_BOXES: &str = "#######\n#     #\n# $ $ #\n#@ .. #\n#######\n";
 
-    /// Three boxes, each a macro move of its own from its goal: three expansions at least.
-    const THREE_BOXES: &str = "#########\n#@      #\n# $ $ $ #\n# . . . #\n#########\n";
-
     #[test]
     fn a_detour_that_times_out_gives_the_turn_back_once() {
-        let (r, calls) = with_detour(TWO_BOXES, 1, |stats| Err(SolveError::Timeout(stats.clone())));
+        let (r, calls) = with_detour(TWO_BOXES, |stats| Err(SolveError::Timeout(stats.clone())));
         let solution = r.expect("the first search goes on and solves it");
-        assert_eq!(calls, [0]);
+        assert_eq!(calls, 1);
         assert!(crate::verify::verify(&parse_levels(TWO_BOXES).unwrap()[0], &solution.lurd).is_valid_solution());
     }
 
     #[test]
-    fn the_turns_of_a_detour_come_one_per_expansion_in_order() {
-        let (r, calls) = with_detour(THREE_BOXES, 2, |stats| Err(SolveError::Timeout(stats.clone())));
-        let solution = r.expect("the first search goes on and solves it");
-        assert_eq!(calls, [0, 1]);
-        assert!(crate::verify::verify(&parse_levels(THREE_BOXES).unwrap()[0], &solution.lurd).is_valid_solution());
-    }
-
-    #[test]
     fn a_detour_that_ends_ends_the_search_with_both_counts() {
-        let (r, calls) = with_detour(TWO_BOXES, 2, |stats| Err(SolveError::Cancelled(stats.clone())));
-        assert_eq!(calls, [0], "the first turn's verdict ends the search: no second turn");
+        let (r, calls) = with_detour(TWO_BOXES, |stats| Err(SolveError::Cancelled(stats.clone())));
+        assert_eq!(calls, 1);
         match r {
             Err(SolveError::Cancelled(stats)) => {
                 assert!(stats.expanded > 7, "the detour's 7 and the first search's own")
