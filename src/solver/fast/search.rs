@@ -167,7 +167,7 @@ fn cluster_dead(
     occupied: &[u8],
     at: (usize, usize),
     count: usize,
-    seeds: Option<&[usize]>,
+    seeds: Option<&[Sq]>,
     table: Option<&[u16]>,
     base: Option<&[u16]>,
     learned: &mut Learned,
@@ -175,7 +175,7 @@ fn cluster_dead(
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
     let DeadScratch { subset, core, reach, pockets, linked } = scratch;
-    let moved = [at.0];
+    let moved = [Sq::new(at.0)];
     let seeds = seeds.unwrap_or(&moved);
     cluster(a, occupied, seeds, CLUSTER_BOXES, subset, None);
     let tables = (table, base);
@@ -252,14 +252,14 @@ fn pockets_dead(
         let pockets = (POCKET_SQUARES, &mut scratch.pockets);
         pocket_boxes(a, occupied, b as usize, player, pockets, CLUSTER_BOXES, &mut scratch.linked);
         if !scratch.linked.is_empty() {
-            squares.extend(scratch.linked.iter().map(|q| q.index()));
+            squares.extend_from_slice(&scratch.linked);
             ends.push(squares.len());
         }
     }
     let count = boxes.len();
     (0..ends.len()).any(|i| {
         let fence = &squares[if i == 0 { 0 } else { ends[i - 1] }..ends[i]];
-        let at = (fence[0], player);
+        let at = (fence[0].index(), player);
         cluster_dead(a, occupied, at, count, Some(fence), table, base, learned, scratch, stop)
     })
 }
@@ -268,7 +268,7 @@ fn pockets_dead(
 /// `ends[i]`.
 #[derive(Default)]
 struct Fences {
-    squares: Vec<usize>,
+    squares: Vec<Sq>,
     ends: Vec<usize>,
 }
 
@@ -356,27 +356,24 @@ fn cut_off_dead(
     dead_scratch: &mut DeadScratch,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
-    let CutOff { boxes, fence, pockets } = scratch;
-    boxes.clear();
+    let CutOff { fence, pockets } = scratch;
+    fence.clear();
     pockets.clear();
-    if pocket_boxes(a, occupied, at.0, at.1, (CUT_OFF_SQUARES, pockets), CLUSTER_BOXES + 1, boxes) {
+    if pocket_boxes(a, occupied, at.0, at.1, (CUT_OFF_SQUARES, pockets), CLUSTER_BOXES + 1, fence) {
         return false;
     }
-    fence.clear();
-    fence.extend(boxes.iter().map(|b| b.index()));
     !fence.is_empty() && cluster_dead(a, occupied, at, k, Some(fence), tables.0, tables.1, learned, dead_scratch, stop)
 }
 
-/// Scratch for [`cut_off_dead`]: the fence as found and as squares, and the parts' floods.
+/// Scratch for [`cut_off_dead`]: the fence and the parts' floods.
 struct CutOff {
-    boxes: Vec<Sq>,
-    fence: Vec<usize>,
+    fence: Vec<Sq>,
     pockets: Pockets,
 }
 
 impl CutOff {
     fn new(n: usize) -> CutOff {
-        CutOff { boxes: Vec::new(), fence: Vec::new(), pockets: Pockets::new(n) }
+        CutOff { fence: Vec::new(), pockets: Pockets::new(n) }
     }
 }
 
@@ -411,13 +408,13 @@ const CLUSTER_BOXES: usize = 6;
 fn cluster(
     a: &Analysis,
     occupied: &[u8],
-    starts: &[usize],
+    starts: &[Sq],
     max: usize,
     out: &mut Vec<Sq>,
     mut pockets: Option<(usize, &mut Pockets)>,
 ) {
     out.clear();
-    out.extend(starts.iter().map(|&s| Sq::new(s)));
+    out.extend_from_slice(starts);
     if out.len() >= max {
         return;
     }
@@ -1661,10 +1658,10 @@ mod tests {
         let mut scratch = DeadScratch::new(a.squares());
         // Around the box on (11,8) alone there is no other box; through the pocket beside
         // it, the three others.
-        cluster(&a, &occupied, &[sq(11, 8)], CLUSTER_BOXES, &mut scratch.subset, None);
+        cluster(&a, &occupied, &[Sq::new(sq(11, 8))], CLUSTER_BOXES, &mut scratch.subset, None);
         assert_eq!(scratch.subset, vec![Sq::new(sq(11, 8))]);
         let pockets = Some((player, &mut scratch.pockets));
-        cluster(&a, &occupied, &[sq(11, 8)], CLUSTER_BOXES, &mut scratch.linked, pockets);
+        cluster(&a, &occupied, &[Sq::new(sq(11, 8))], CLUSTER_BOXES, &mut scratch.linked, pockets);
         let mut linked: Vec<usize> = scratch.linked.iter().map(|b| b.index()).collect();
         linked.sort_unstable();
         let mut expected = vec![sq(11, 8), sq(10, 5), sq(12, 5), sq(13, 5)];
