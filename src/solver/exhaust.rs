@@ -14,7 +14,10 @@
 //! The set of boxes may be a subset of a position's: the other boxes only take squares and
 //! moves away, so a subset that cannot reach goals on its own dooms every position that holds
 //! it with the player in the same region. [`Patterns`] stores such subsets and matches them in
-//! later positions: a deadlock proven once is recognised everywhere it recurs.
+//! later positions: a deadlock proven once is recognised everywhere it recurs. The fewer boxes
+//! a pattern holds the more positions it matches, so the fast engine first drops every box
+//! without which the rest is still proven dead (XSokoban at 60 s per level: 80 → 82 levels,
+//! Sasquatch 35 → 37).
 //!
 //! The fast engine asks before it expands a state, about the boxes around the one just moved
 //! (see `fast::search`), and checks every child against the patterns. Searches that proved
@@ -432,6 +435,12 @@ impl Patterns {
             + self.regions.capacity() * 8
             + self.squares.len() * 8
             + self.by_square.len() * 24
+    }
+
+    /// The squares of pattern `i` (in the order it was stored), `i < len()`.
+    pub fn boxes(&self, i: usize) -> impl Iterator<Item = Sq> + '_ {
+        let (start, len) = self.spans[i];
+        self.squares[start as usize..(start + len) as usize].iter().map(|&s| Sq::new(s as usize))
     }
 
     /// Stores the pattern `boxes` with the player anywhere in `region` (as

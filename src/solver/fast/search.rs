@@ -174,12 +174,12 @@ fn cluster_dead(
     scratch: &mut DeadScratch,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
-    let DeadScratch { subset, core, reach, pockets, linked } = scratch;
+    let DeadScratch { subset, core, reach, pockets, linked, minimal } = scratch;
     let moved = [Sq::new(at.0)];
     let seeds = seeds.unwrap_or(&moved);
     cluster(a, occupied, seeds, CLUSTER_BOXES, subset, None);
     let tables = (table, base);
-    if subset_dead(a, occupied, at, count, subset, core, reach, tables, learned, stop) {
+    if subset_dead(a, occupied, at, count, subset, (core, reach, minimal), tables, learned, stop) {
         return true;
     }
     // The same with the boxes that fence a pocket beside the cluster, if there are any.
@@ -187,7 +187,7 @@ fn cluster_dead(
     if linked.iter().all(|b| subset.contains(b)) {
         return false;
     }
-    subset_dead(a, occupied, at, count, linked, core, reach, tables, learned, stop)
+    subset_dead(a, occupied, at, count, linked, (core, reach, minimal), tables, learned, stop)
 }
 
 /// The search of [`cluster_dead`] for one set of boxes (`subset`; `core`, `reach` scratch).
@@ -198,8 +198,7 @@ fn subset_dead(
     at: (usize, usize),
     count: usize,
     subset: &[Sq],
-    core: &mut Vec<Sq>,
-    reach: &mut Reach,
+    (core, reach, minimal): (&mut Vec<Sq>, &mut Reach, &mut Minimal),
     (table, base): (Option<&[u16]>, Option<&[u16]>),
     learned: &mut Learned,
     stop: &mut impl FnMut() -> bool,
@@ -207,7 +206,7 @@ fn subset_dead(
     let all = subset.len() == count;
     let reaches = |s, g| table_cost(a, if all { table } else { base }, s, g) < FORBIDDEN;
     if learned.exhaust.proves_dead(a, subset, Sq::new(at.1), DEAD_SEARCH_BUDGET, reaches, stop) {
-        learned.patterns.add(subset, learned.exhaust.region());
+        learn_minimal(a, subset, at.1, base, learned, minimal, stop);
         return true;
     }
     if !learned.exhaust.out_of_budget() {
@@ -222,9 +221,53 @@ fn subset_dead(
     let reaches = |s, g| table_cost(a, base, s, g) < FORBIDDEN;
     let dead = learned.exhaust.proves_dead(a, core, Sq::new(at.1), DEAD_SEARCH_BUDGET, reaches, stop);
     if dead {
-        learned.patterns.add(core, learned.exhaust.region());
+        learn_minimal(a, core, at.1, base, learned, minimal, stop);
     }
     dead
+}
+
+/// Stores the proven-dead set `set` (the player on `player`; the proof just run, so
+/// [`Exhaust::region`] is its region) as a pattern, first dropping every box without which
+/// the rest is still proven dead: a pattern of fewer boxes matches more positions (the same
+/// few boxes in a corner recur beside any others). Each box is tried once, in order; the
+/// patterns of the smaller sets read the static distances, as every subset's search does.
+fn learn_minimal(
+    a: &Analysis,
+    set: &[Sq],
+    player: usize,
+    base: Option<&[u16]>,
+    learned: &mut Learned,
+    minimal: &mut Minimal,
+    stop: &mut impl FnMut() -> bool,
+) {
+    let Minimal { kept, trial, region } = minimal;
+    region.clear();
+    region.extend_from_slice(learned.exhaust.region());
+    kept.clear();
+    kept.extend_from_slice(set);
+    let reaches = |s, g| table_cost(a, base, s, g) < FORBIDDEN;
+    let mut i = 0;
+    while i < kept.len() && kept.len() > 1 {
+        trial.clear();
+        trial.extend(kept.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &b)| b));
+        if learned.exhaust.proves_dead(a, trial, Sq::new(player), DEAD_SEARCH_BUDGET, reaches, stop) {
+            kept.remove(i);
+            region.clear();
+            region.extend_from_slice(learned.exhaust.region());
+        } else {
+            i += 1;
+        }
+    }
+    learned.patterns.add(kept, region);
+}
+
+/// Scratch for [`learn_minimal`]: the boxes kept so far, the set being tried and the region of
+/// the last proof.
+#[derive(Default)]
+struct Minimal {
+    kept: Vec<Sq>,
+    trial: Vec<Sq>,
+    region: Vec<u64>,
 }
 
 /// Whether the boxes fencing some pocket of the position (a part of the floor of at most
@@ -294,6 +337,7 @@ struct DeadScratch {
     pockets: Pockets,
     /// The cluster with the boxes round its pockets.
     linked: Vec<Sq>,
+    minimal: Minimal,
 }
 
 impl DeadScratch {
@@ -304,6 +348,7 @@ impl DeadScratch {
             reach: Reach::new(n),
             pockets: Pockets::new(n),
             linked: Vec::new(),
+            minimal: Minimal::default(),
         }
     }
 }
@@ -1710,5 +1755,33 @@ mod tests {
         occupied[sq(2, 8)] = 0;
         occupied[sq(2, 9)] = 1;
         assert!(learned.patterns.matches_at(&occupied, player, sq(5, 8)));
+    }
+
+    #[test]
+    fn a_learned_pattern_keeps_only_the_boxes_its_proof_needs() {
+        for text in [JAM, CORRAL] {
+            let (level, a, occupied, player) = board(text);
+            let boxes: Vec<u16> = level.boxes().iter().map(|&b| a.sq(b).index() as u16).collect();
+            let mut scratch = DeadScratch::new(a.squares());
+            let mut learned = Learned::new(&a, Backward::none());
+            let count = boxes.len();
+            let dead = boxes.iter().any(|&b| {
+                let at = (b as usize, player);
+                cluster_dead(&a, &occupied, at, count, None, None, None, &mut learned, &mut scratch, &mut || false)
+            });
+            assert!(dead && learned.patterns.len() == 1);
+            let pattern: Vec<Sq> = learned.patterns.boxes(0).collect();
+            // Still dead as a whole, and alive without any one of its boxes.
+            let mut check = Exhaust::new(&a);
+            let reaches = |s, g| square_cost(&a, s, g) < FORBIDDEN;
+            let proves = |check: &mut Exhaust, set: &[Sq]| {
+                check.proves_dead(&a, set, Sq::new(player), DEAD_SEARCH_BUDGET, reaches, &mut || false)
+            };
+            assert!(proves(&mut check, &pattern));
+            for i in 0..pattern.len() {
+                let rest: Vec<Sq> = pattern.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &b)| b).collect();
+                assert!(!proves(&mut check, &rest), "{pattern:?} without {:?}", pattern[i]);
+            }
+        }
     }
 }
