@@ -17,8 +17,7 @@
 //! later positions: a deadlock proven once is recognised everywhere it recurs. The fewer boxes
 //! a pattern holds the more positions it matches, so the fast engine first drops every box
 //! without which the rest is still proven dead (XSokoban at 60 s per level: 80 → 82 levels,
-//! Sasquatch 35 → 37), and later proofs skip the positions a stored pattern matches
-//! ([`Exhaust::proves_dead_knowing`]): each deadlock learned shortens the proofs after it.
+//! Sasquatch 35 → 37).
 //!
 //! The fast engine asks before it expands a state, about the boxes around the one just moved
 //! (see `fast::search`), and checks every child against the patterns. Searches that proved
@@ -80,10 +79,6 @@ pub struct Exhaust {
     /// Kuhn's algorithm's visited marks, one per goal.
     visited: Vec<u32>,
     visit: u32,
-    /// The boxes of the position being expanded, one byte per square (for matching patterns),
-    /// and the squares marked.
-    occupied: Vec<u8>,
-    marked: Vec<Sq>,
     stats: Stats,
 }
 
@@ -142,8 +137,6 @@ impl Exhaust {
                 .collect(),
             visited: vec![0; a.goals()],
             visit: 0,
-            occupied: vec![0; a.squares()],
-            marked: Vec::new(),
             stats: Stats::default(),
         }
     }
@@ -172,24 +165,6 @@ impl Exhaust {
         reaches: impl Fn(usize, usize) -> bool,
         stop: &mut impl FnMut() -> bool,
     ) -> bool {
-        self.proves_dead_knowing(a, boxes, player, budget, reaches, None, stop)
-    }
-
-    /// [`Exhaust::proves_dead`], with positions that hold a pattern of `known` taken as dead:
-    /// a pattern's boxes with the player in its region are dead beside any other boxes, so
-    /// the proofs stay proofs, and each deadlock learned makes the next proof shorter (one
-    /// that needs more positions than the budget without them may fit within it).
-    #[allow(clippy::too_many_arguments)]
-    pub fn proves_dead_knowing(
-        &mut self,
-        a: &Analysis,
-        boxes: &[Sq],
-        player: Sq,
-        budget: usize,
-        reaches: impl Fn(usize, usize) -> bool,
-        known: Option<&Patterns>,
-        stop: &mut impl FnMut() -> bool,
-    ) -> bool {
         let goals = a.goals();
         if boxes.len() > goals || !a.pruning() {
             return false;
@@ -210,8 +185,7 @@ impl Exhaust {
             return false;
         }
         self.out_of_budget = false;
-        let dead = self.search(a, boxes, root_player, budget, reaches, known, stop);
-        self.unmark();
+        let dead = self.search(a, boxes, root_player, budget, reaches, stop);
         if !dead && !stop() {
             self.failed.insert(search_key, self.out_of_budget);
         }
@@ -220,7 +194,6 @@ impl Exhaust {
 
     /// The search of [`Exhaust::proves_dead`], once its shortcuts are taken: `boxes` are loaded
     /// in `self.boxes` and the player's region (lowest square `root_player`) is flooded.
-    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         a: &Analysis,
@@ -228,7 +201,6 @@ impl Exhaust {
         root_player: Sq,
         budget: usize,
         reaches: impl Fn(usize, usize) -> bool,
-        known: Option<&Patterns>,
         stop: &mut impl FnMut() -> bool,
     ) -> bool {
         let goals = a.goals();
@@ -271,9 +243,6 @@ impl Exhaust {
         while let Some(Reverse((near, Reverse(at)))) = self.open.pop() {
             let at = at as usize;
             self.load(at);
-            if known.is_some() {
-                self.mark();
-            }
             let player = self.players[at];
             let mut check = || {
                 boxes_seen += 1;
@@ -293,22 +262,12 @@ impl Exhaust {
                 self.child_key[from / 64] &= !(1 << (from % 64));
                 self.child_key[to / 64] |= 1 << (to % 64);
                 let h = hash_of(&self.child_key, p.player);
-                let seen = self.table.find(h, |&i| {
+                let known = self.table.find(h, |&i| {
                     let i = i as usize;
                     self.players[i] == p.player && self.keys[i * words..(i + 1) * words] == self.child_key[..]
                 });
-                if seen.is_some() {
+                if known.is_some() {
                     continue;
-                }
-                if let Some(patterns) = known {
-                    self.occupied[from] = 0;
-                    self.occupied[to] = 1;
-                    let dead = patterns.matches_at(&self.occupied, p.player.index(), to);
-                    self.occupied[to] = 0;
-                    self.occupied[from] = 1;
-                    if dead {
-                        continue;
-                    }
                 }
                 self.child_matched.clear();
                 self.child_matched.extend_from_slice(&self.matched[at * goals..(at + 1) * goals]);
@@ -369,21 +328,6 @@ impl Exhaust {
                 self.boxes.push(BoxAt { sq: Sq::new(w * 64 + bits.trailing_zeros() as usize), class: 0 });
                 bits &= bits - 1;
             }
-        }
-    }
-
-    /// Marks the boxes loaded by [`Exhaust::load`] in `occupied`, clearing the last marks.
-    fn mark(&mut self) {
-        self.unmark();
-        for b in &self.boxes {
-            self.occupied[b.sq.index()] = 1;
-            self.marked.push(b.sq);
-        }
-    }
-
-    fn unmark(&mut self) {
-        for s in self.marked.drain(..) {
-            self.occupied[s.index()] = 0;
         }
     }
 
@@ -599,27 +543,6 @@ mod tests {
         let dead_corridor = "###########\n#@$   $ ..#\n###########\n";
         assert_eq!(run(dead_corridor, 2), (false, true));
         assert_eq!(run("#######\n#@ $ .#\n#######\n", 10_000), (false, false));
-    }
-
-    #[test]
-    fn a_known_pattern_shortens_a_proof() {
-        let text = "###########\n#@$   $ ..#\n###########\n";
-        let level = parse_levels(text).unwrap().remove(0);
-        let a = Analysis::new(&level);
-        let sq = |c: usize| a.sq(level.square_at(1, c).unwrap());
-        let reaches = |s: usize, g: usize| a.distance(g, Sq::new(s)).is_some();
-        // The position after the first push is dead, and learned.
-        let mut exhaust = Exhaust::new(&a);
-        let mut patterns = Patterns::new(&a);
-        assert!(exhaust.proves_dead(&a, &[sq(3), sq(6)], sq(1), 1_000, reaches, &mut || false));
-        patterns.add(&[sq(3), sq(6)], exhaust.region());
-        // From the start, one position is too few to see it without the pattern, and enough with
-        // it: the only push leads into the pattern.
-        let start = [sq(2), sq(6)];
-        let mut fresh = Exhaust::new(&a);
-        assert!(!fresh.proves_dead(&a, &start, sq(1), 1, reaches, &mut || false));
-        let mut fresh = Exhaust::new(&a);
-        assert!(fresh.proves_dead_knowing(&a, &start, sq(1), 1, reaches, Some(&patterns), &mut || false));
     }
 
     #[test]

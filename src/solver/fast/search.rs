@@ -205,15 +205,7 @@ fn subset_dead(
 ) -> bool {
     let all = subset.len() == count;
     let reaches = |s, g| table_cost(a, if all { table } else { base }, s, g) < FORBIDDEN;
-    if learned.exhaust.proves_dead_knowing(
-        a,
-        subset,
-        Sq::new(at.1),
-        DEAD_SEARCH_BUDGET,
-        reaches,
-        Some(&learned.patterns),
-        stop,
-    ) {
+    if learned.exhaust.proves_dead(a, subset, Sq::new(at.1), DEAD_SEARCH_BUDGET, reaches, stop) {
         learn_minimal(a, subset, at.1, base, learned, minimal, stop);
         return true;
     }
@@ -227,15 +219,7 @@ fn subset_dead(
         return false;
     }
     let reaches = |s, g| table_cost(a, base, s, g) < FORBIDDEN;
-    let dead = learned.exhaust.proves_dead_knowing(
-        a,
-        core,
-        Sq::new(at.1),
-        DEAD_SEARCH_BUDGET,
-        reaches,
-        Some(&learned.patterns),
-        stop,
-    );
+    let dead = learned.exhaust.proves_dead(a, core, Sq::new(at.1), DEAD_SEARCH_BUDGET, reaches, stop);
     if dead {
         learn_minimal(a, core, at.1, base, learned, minimal, stop);
     }
@@ -266,15 +250,7 @@ fn learn_minimal(
     while i < kept.len() && kept.len() > 1 {
         trial.clear();
         trial.extend(kept.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &b)| b));
-        if learned.exhaust.proves_dead_knowing(
-            a,
-            trial,
-            Sq::new(player),
-            DEAD_SEARCH_BUDGET,
-            reaches,
-            Some(&learned.patterns),
-            stop,
-        ) {
+        if learned.exhaust.proves_dead(a, trial, Sq::new(player), DEAD_SEARCH_BUDGET, reaches, stop) {
             kept.remove(i);
             region.clear();
             region.extend_from_slice(learned.exhaust.region());
