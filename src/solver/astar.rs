@@ -529,7 +529,7 @@ fn run<M: Metric>(
         }
         // New children get their bounds here, after the sibling scan, so the parent's matching
         // is solved (for incremental re-solving) only when at least two children need it.
-        bound.begin_children(a, boxes.len(), pending.len());
+        bound.begin_children(a, boxes.len(), pending.len(), (id, node.parent));
         for (k, c) in pending.iter().enumerate() {
             let key = &pending_keys[k * layout.stride()..(k + 1) * layout.stride()];
             if let Err(s) = budget.poll() {

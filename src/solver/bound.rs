@@ -15,6 +15,7 @@ use super::config::Heuristic;
 use super::frozen::{FrozenTables, NoTable, TableId, frozen_goal_set};
 use super::hungarian::{FORBIDDEN, Hungarian, Stopped};
 use super::state::BoxAt;
+use super::store::NodeId;
 use super::successors::Successors;
 use crate::analysis::{Analysis, UNREACHABLE};
 use crate::level::Level;
@@ -32,6 +33,77 @@ pub struct LowerBound {
     set: Vec<u64>,
     incremental: bool,
     saved: bool,
+    /// The state being expanded and its parent (see [`LowerBound::begin_children`]).
+    expanding: Option<(NodeId, Option<NodeId>)>,
+    /// The matchings of the states expanded last, a ring of [`RECENT`].
+    recent: Vec<Kept>,
+    next_recent: usize,
+    /// Scratch: rows of a kept matching renumbered for the state being expanded.
+    rows: Vec<usize>,
+    /// How many expanded states' matchings were re-solved from a kept one.
+    reused: u64,
+}
+
+/// How many expanded states' matchings are kept. A state's parent was expanded a few
+/// expansions before it more often than not (A* goes on with the children of the state it
+/// just expanded when their f is the same), and re-solving one row of the parent's matching
+/// is O(boxes²) against O(boxes³) afresh.
+const RECENT: usize = 16;
+
+/// The solved matching of one expanded state, as [`Hungarian::saved`] gives it.
+#[derive(Debug, Default)]
+struct Kept {
+    id: Option<NodeId>,
+    table: TableId,
+    boxes: Vec<BoxAt>,
+    u: Vec<i64>,
+    v: Vec<i64>,
+    p: Vec<usize>,
+}
+
+/// Renumbers the rows of `old` for `new` (both decoded, so in the same order: by class, then
+/// square) when they differ in one box: `rows[r]` is the row in `new` of old row `r`, the one
+/// box that moved keeping its row's number in between. Returns the new row of that box, or
+/// `None` when the two do not differ in exactly one box.
+fn renumber(old: &[BoxAt], new: &[BoxAt], rows: &mut Vec<usize>) -> Option<usize> {
+    if old.len() != new.len() {
+        return None;
+    }
+    rows.clear();
+    rows.resize(old.len(), usize::MAX);
+    let key = |b: &BoxAt| (b.class, b.sq.index());
+    let (mut i, mut j) = (0, 0);
+    let (mut lone_old, mut lone_new) = (None, None);
+    while i < old.len() || j < new.len() {
+        match (old.get(i), new.get(j)) {
+            (Some(o), Some(n)) if key(o) == key(n) => {
+                rows[i] = j;
+                i += 1;
+                j += 1;
+            }
+            (Some(o), Some(n)) if key(o) > key(n) => {
+                if lone_new.replace(j).is_some() {
+                    return None;
+                }
+                j += 1;
+            }
+            (Some(_), _) => {
+                if lone_old.replace(i).is_some() {
+                    return None;
+                }
+                i += 1;
+            }
+            (None, _) => {
+                if lone_new.replace(j).is_some() {
+                    return None;
+                }
+                j += 1;
+            }
+        }
+    }
+    let (o, n) = (lone_old?, lone_new?);
+    rows[o] = n;
+    Some(n)
 }
 
 impl LowerBound {
@@ -75,6 +147,11 @@ impl LowerBound {
             set: vec![0; a.goals().div_ceil(64).max(1)],
             incremental: false,
             saved: false,
+            expanding: None,
+            recent: Vec::new(),
+            next_recent: 0,
+            rows: Vec::new(),
+            reused: 0,
         })
     }
 
@@ -154,13 +231,55 @@ impl LowerBound {
         })
     }
 
-    /// Prepares for the bounds of `children` children of a parent with `boxes` boxes: the
-    /// parent's matching is solved once (in [`LowerBound::child`]) when at least two children
-    /// need it and the problem is square.
-    pub fn begin_children(&mut self, a: &Analysis, boxes: usize, children: usize) {
+    /// Prepares for the bounds of `children` children of state `node` (reached from `parent`)
+    /// with `boxes` boxes: the node's matching is solved once (in [`LowerBound::child`]) when
+    /// at least two children need it and the problem is square, by re-solving one row of its
+    /// parent's when that is among the last few kept.
+    pub fn begin_children(
+        &mut self,
+        a: &Analysis,
+        boxes: usize,
+        children: usize,
+        (node, parent): (NodeId, Option<NodeId>),
+    ) {
         self.incremental =
             self.heuristic == Heuristic::Hungarian && !self.cover_goals && boxes == a.goals() && children >= 2;
         self.saved = false;
+        self.expanding = Some((node, parent));
+    }
+
+    /// The matching of `parent` (the state being expanded, over `table`) re-solved from its
+    /// own parent's, if that one is kept and differs in one box: `None` when it is not kept,
+    /// else the optimum (`Some(None)`: no matching), with the duals in the Hungarian's state.
+    fn resolve_kept(&mut self, a: &Analysis, table: TableId, parent: &[BoxAt]) -> Option<Option<i64>> {
+        let (_, Some(grandparent)) = self.expanding? else { return None };
+        let kept = self.recent.iter().find(|k| k.id == Some(grandparent) && k.table == table)?;
+        let row = renumber(&kept.boxes, parent, &mut self.rows)?;
+        self.hungarian.restore(&kept.u, &kept.v, &kept.p, &self.rows);
+        self.reused += 1;
+        let costs = Costs::new(a, self.tables.table(table), &self.push_weight, parent);
+        Some(self.hungarian.resolve_row(parent.len(), row, move |b, g| costs.at(b, g)))
+    }
+
+    /// Keeps the saved matching of the state being expanded (`boxes`, over `table`).
+    fn keep(&mut self, table: TableId, boxes: &[BoxAt]) {
+        if self.recent.len() < RECENT {
+            self.recent.push(Kept::default());
+        }
+        let slot = self.next_recent % self.recent.len();
+        self.next_recent = slot + 1;
+        let kept = &mut self.recent[slot];
+        let (u, v, p) = self.hungarian.saved();
+        kept.id = self.expanding.map(|(node, _)| node);
+        kept.table = table;
+        kept.boxes.clear();
+        kept.boxes.extend_from_slice(boxes);
+        kept.u.clear();
+        kept.u.extend_from_slice(u);
+        kept.v.clear();
+        kept.v.extend_from_slice(v);
+        kept.p.clear();
+        kept.p.extend_from_slice(p);
     }
 
     /// The bound of a child that moved box `moved` of `parent` (giving `child`), over `table`.
@@ -182,13 +301,20 @@ impl LowerBound {
             return self.of_within(a, table, child, stop);
         }
         if self.incremental && !self.saved {
-            let dist = self.tables.table(table);
-            let weights = &self.push_weight;
-            let n = parent.len();
-            let costs = Costs::new(a, dist, weights, parent);
-            if self.hungarian.solve_within(n, n, move |b, g| costs.at(b, g), stop)?.is_some() {
+            let solved = match self.resolve_kept(a, table, parent) {
+                Some(solved) => solved,
+                None => {
+                    let dist = self.tables.table(table);
+                    let weights = &self.push_weight;
+                    let n = parent.len();
+                    let costs = Costs::new(a, dist, weights, parent);
+                    self.hungarian.solve_within(n, n, move |b, g| costs.at(b, g), stop)?
+                }
+            };
+            if solved.is_some() {
                 self.hungarian.save();
                 self.saved = true;
+                self.keep(table, parent);
             } else {
                 self.incremental = false;
             }
@@ -241,4 +367,71 @@ pub fn start_bound(level: &Level) -> Option<u64> {
     let cover_goals = boxes.len() > a.goals();
     let mut bound = LowerBound::new(&a, Heuristic::Hungarian, cover_goals, vec![1], false);
     bound.of(&a, TableId::STATIC, &boxes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Sq;
+    use crate::format::parse_levels;
+
+    fn at(sq: usize, class: u16) -> BoxAt {
+        BoxAt { sq: Sq::new(sq), class }
+    }
+
+    #[test]
+    fn rows_are_renumbered_only_across_one_moved_box() {
+        let old = [at(2, 0), at(5, 0), at(9, 0), at(3, 1)];
+        // The box on 5 moved to 11: the box on 9 takes the row before it.
+        let new = [at(2, 0), at(9, 0), at(11, 0), at(3, 1)];
+        let mut rows = Vec::new();
+        assert_eq!(renumber(&old, &new, &mut rows), Some(2));
+        assert_eq!(rows, [0, 2, 1, 3]);
+        // Two boxes moved, none, or another count: nothing to renumber.
+        assert_eq!(renumber(&old, &[at(1, 0), at(9, 0), at(11, 0), at(3, 1)], &mut rows), None);
+        assert_eq!(renumber(&old, &old, &mut rows), None);
+        assert_eq!(renumber(&old, &new[..3], &mut rows), None);
+    }
+
+    #[test]
+    fn a_matching_re_solved_from_the_parents_kept_one_gives_the_children_fresh_bounds() {
+        let text = "##########\n#. $  $ .#\n#  $$ @  #\n#.  $  $.#\n#.      .#\n##########\n";
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let mut bound = LowerBound::new(&a, Heuristic::Hungarian, false, vec![1], false);
+        let mut fresh = LowerBound::new(&a, Heuristic::Hungarian, false, vec![1], false);
+        let sorted = |mut boxes: Vec<BoxAt>| {
+            boxes.sort_by_key(|b| b.sq.index());
+            boxes
+        };
+        let start = sorted(level.boxes().iter().map(|&b| BoxAt { sq: a.sq(b), class: 0 }).collect());
+        let table = TableId::STATIC;
+        let never = &mut || false;
+        // A line of states, each a child of the one before: every box steps to a floor square
+        // beside it in turn, and each state's children are bounded from its kept matching.
+        let mut state = start.clone();
+        let mut parent = None;
+        for step in 0..6 {
+            let node = NodeId::for_tests(step);
+            bound.begin_children(&a, state.len(), 2, (node, parent));
+            let mut next = None;
+            for (row, b) in state.iter().enumerate() {
+                for t in a.neighbor_indices(b.sq) {
+                    let t = usize::from(t);
+                    if t >= a.live() || state.iter().any(|o| o.sq.index() == t) {
+                        continue;
+                    }
+                    let mut child = state.clone();
+                    child[row].sq = Sq::new(t);
+                    let got = bound.child(&a, table, table, &state, &child, row, never).unwrap();
+                    assert_eq!(got, fresh.of(&a, table, &child), "step {step}, box {row} to {t}");
+                    next.get_or_insert(child);
+                }
+            }
+            state = sorted(next.expect("some box can move"));
+            parent = Some(node);
+        }
+        // Every state after the first had its matching re-solved from its parent's.
+        assert_eq!(bound.reused, 5);
+    }
 }

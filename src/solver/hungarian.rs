@@ -107,6 +107,30 @@ impl Hungarian {
         self.saved_sum = self.u.iter().skip(1).sum::<i64>() + self.v.iter().skip(1).sum::<i64>();
     }
 
+    /// The saved duals of rows and columns and the saved matching (`p[column]`: 1-based row,
+    /// 0 for none), to be kept elsewhere and brought back with [`Hungarian::restore`].
+    pub fn saved(&self) -> (&[i64], &[i64], &[usize]) {
+        (&self.saved_u, &self.saved_v, &self.saved_p)
+    }
+
+    /// Makes a state [`Hungarian::saved`] gave the saved one again, its rows renumbered:
+    /// old row `r` (0-based) becomes row `rows[r]`, so that [`Hungarian::resolve_row`] can
+    /// re-solve a problem whose rows are the old ones in another order, one of them changed.
+    /// `rows` must be a permutation of `0..n` for the `n` rows saved.
+    pub fn restore(&mut self, u: &[i64], v: &[i64], p: &[usize], rows: &[usize]) {
+        self.saved_u.clear();
+        self.saved_u.resize(u.len(), 0);
+        self.saved_u[0] = u.first().copied().unwrap_or(0);
+        for (old, &new) in rows.iter().enumerate() {
+            self.saved_u[new + 1] = u[old + 1];
+        }
+        self.saved_v.clear();
+        self.saved_v.extend_from_slice(v);
+        self.saved_p.clear();
+        self.saved_p.extend(p.iter().map(|&r| if r == 0 { 0 } else { rows[r - 1] + 1 }));
+        self.saved_sum = self.saved_u.iter().skip(1).sum::<i64>() + self.saved_v.iter().skip(1).sum::<i64>();
+    }
+
     /// The optimum of the saved square `n`×`n` problem after the costs of row `row` changed to
     /// `cost(row, ·)` (the other rows' costs must be the saved ones): O(n²) instead of O(n³).
     ///
@@ -125,6 +149,8 @@ impl Hungarian {
         self.u.clone_from(&self.saved_u);
         self.v.clone_from(&self.saved_v);
         self.p.clone_from(&self.saved_p);
+        self.way.clear();
+        self.way.resize(n + 1, 0);
         let i = row + 1;
         for j in 1..=n {
             if self.p[j] == i {
@@ -251,6 +277,34 @@ mod tests {
                 let again = h.resolve_row(n, row, old);
                 prop_assert_eq!(again, Hungarian::default().solve(n, n, old));
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn resolving_from_a_restored_state_with_rows_renumbered_equals_solving_afresh(
+            n in 1usize..8,
+            row in 0usize..8,
+            shift in 0usize..8,
+            seed in proptest::collection::vec(0i64..30, 64),
+            changed in proptest::collection::vec(0i64..30, 8),
+        ) {
+            let row = row % n;
+            let old = |r: usize, c: usize| seed[(r * n + c) % seed.len()];
+            // The new problem lists the old rows rotated by `shift`, old row `row` changed.
+            let rows: Vec<usize> = (0..n).map(|r| (r + shift) % n).collect();
+            let mut back = vec![0; n];
+            for (o, &r) in rows.iter().enumerate() {
+                back[r] = o;
+            }
+            let new = |r: usize, c: usize| if back[r] == row { changed[c] } else { old(back[r], c) };
+            let mut kept = Hungarian::default();
+            prop_assert!(kept.solve(n, n, old).is_some());
+            kept.save();
+            let (u, v, p) = kept.saved();
+            let mut h = Hungarian::default();
+            h.restore(u, v, p, &rows);
+            prop_assert_eq!(h.resolve_row(n, rows[row], new), Hungarian::default().solve(n, n, new));
         }
     }
 
