@@ -34,6 +34,7 @@ pub mod bound;
 pub mod budget;
 pub mod config;
 pub mod corral;
+mod cuts;
 pub mod deadlock;
 pub mod exhaust;
 pub mod expand;

@@ -21,6 +21,7 @@
 use super::raw::{NONE, RawIndex, Stamps};
 use crate::analysis::Analysis;
 use crate::level::Dir;
+use crate::solver::cuts::Cuts;
 
 /// One macro move: the box on `from` ends on `to`, pushed last in direction `dir` (the player
 /// stands on the square before `to`), after `pushes` pushes.
@@ -51,199 +52,6 @@ pub struct Macros {
     flood: Stamps,
     flood_queue: Vec<u16>,
     cuts: Cuts,
-}
-
-/// A depth-first search over the free floor of one box search (the moved box lifted), with
-/// discovery order, low links and subtree sizes, so the sides of any square that stay
-/// connected once a box stands on it are known without a flood (Hopcroft and Tarjan's
-/// articulation points).
-pub(super) struct Cuts {
-    stamp: Vec<u32>,
-    disc: Vec<u32>,
-    low: Vec<u32>,
-    size: Vec<u32>,
-    parent: Vec<u16>,
-    stack: Vec<(u16, u8)>,
-    /// The lowest square of each subtree.
-    lowest: Vec<u16>,
-    /// The squares in discovery order, and the lowest square before and from each position
-    /// of that order.
-    order: Vec<u16>,
-    before: Vec<u16>,
-    after: Vec<u16>,
-}
-
-impl Cuts {
-    pub(super) fn new(n: usize) -> Cuts {
-        Cuts {
-            stamp: vec![0; n],
-            disc: vec![0; n],
-            low: vec![0; n],
-            size: vec![0; n],
-            parent: vec![NONE; n],
-            stack: Vec::new(),
-            lowest: vec![NONE; n],
-            order: Vec::new(),
-            before: Vec::new(),
-            after: Vec::new(),
-        }
-    }
-
-    /// Runs the search from `root` over the squares free in `occupied`, marking them with
-    /// `generation`.
-    pub(super) fn run(&mut self, a: &Analysis, occupied: &[u8], root: usize, generation: u32) {
-        let mut counter = 0u32;
-        self.order.clear();
-        self.order.push(root as u16);
-        self.stamp[root] = generation;
-        self.lowest[root] = root as u16;
-        self.disc[root] = counter;
-        self.low[root] = counter;
-        self.parent[root] = NONE;
-        counter += 1;
-        self.stack.clear();
-        self.stack.push((root as u16, 0));
-        while let Some(top) = self.stack.last_mut() {
-            let v = top.0 as usize;
-            if top.1 < 4 {
-                let d = Dir::ALL[top.1 as usize];
-                top.1 += 1;
-                let t = a.nb(v, d);
-                if t == NONE || occupied[t as usize] != 0 {
-                    continue;
-                }
-                let t = t as usize;
-                if self.stamp[t] != generation {
-                    self.stamp[t] = generation;
-                    self.disc[t] = counter;
-                    self.low[t] = counter;
-                    self.parent[t] = v as u16;
-                    self.lowest[t] = t as u16;
-                    self.order.push(t as u16);
-                    counter += 1;
-                    self.stack.push((t as u16, 0));
-                } else if t as u16 != self.parent[v] {
-                    self.low[v] = self.low[v].min(self.disc[t]);
-                }
-            } else {
-                self.stack.pop();
-                self.size[v] = counter - self.disc[v];
-                let p = self.parent[v];
-                if p != NONE {
-                    self.low[p as usize] = self.low[p as usize].min(self.low[v]);
-                    self.lowest[p as usize] = self.lowest[p as usize].min(self.lowest[v]);
-                }
-            }
-        }
-        let n = self.order.len();
-        self.before.clear();
-        self.before.push(NONE);
-        for i in 0..n {
-            let m = self.before[i].min(self.order[i]);
-            self.before.push(m);
-        }
-        self.after.clear();
-        self.after.resize(n + 1, NONE);
-        for i in (0..n).rev() {
-            self.after[i] = self.after[i + 1].min(self.order[i]);
-        }
-    }
-
-    /// The child of `pos` in whose subtree the descendant `t` lies.
-    fn child_towards(&self, a: &Analysis, pos: usize, t: usize) -> Option<usize> {
-        Dir::ALL.iter().map(|&e| a.nb(pos, e)).find_map(|c| {
-            let c = c as usize;
-            let holds = c != NONE as usize
-                && self.stamp[c] == self.stamp[pos]
-                && self.parent[c] as usize == pos
-                && self.disc[c] <= self.disc[t]
-                && self.disc[t] < self.disc[c] + self.size[c];
-            holds.then_some(c)
-        })
-    }
-
-    /// The child of `pos` whose subtree, cut off from the rest by a box on `pos`, holds the
-    /// reached square `t`; `None` when `t` is in the part above `pos`.
-    fn cut_off_child(&self, a: &Analysis, pos: usize, t: usize) -> Option<usize> {
-        if self.disc[t] <= self.disc[pos] {
-            return None;
-        }
-        self.child_towards(a, pos, t).filter(|&c| self.cuts_off(pos, c))
-    }
-
-    /// Whether `pos` cuts the subtree of its child `c` off from the rest.
-    fn cuts_off(&self, pos: usize, c: usize) -> bool {
-        self.low[c] >= self.disc[pos]
-    }
-
-    /// Whether the last search (run with `generation`) reached `s`.
-    pub(super) fn reached(&self, s: usize, generation: u32) -> bool {
-        self.stamp[s] == generation
-    }
-
-    /// The lowest square of the part of the last search's floor that holds the free square
-    /// `t` (reached, not `pos`), once a box stands on `pos`.
-    pub(super) fn lowest_beside(&self, a: &Analysis, occupied: &[u8], pos: usize, t: usize) -> u16 {
-        self.part(a, occupied, pos, t).1
-    }
-
-    /// The part of the last search's floor that holds the reached square `t` (not `pos`) once
-    /// a box stands on `pos`, as (a key equal for squares of the same part, its lowest square).
-    pub(super) fn part(&self, a: &Analysis, occupied: &[u8], pos: usize, t: usize) -> (u32, u16) {
-        if let Some(c) = self.cut_off_child(a, pos, t) {
-            return (c as u32, self.lowest[c]);
-        }
-        // The part above `pos`: everything outside its subtree, with the subtrees of the
-        // children that have a way round.
-        let (first, end) = (self.disc[pos] as usize, (self.disc[pos] + self.size[pos]) as usize);
-        let lowest = self
-            .children_round(a, occupied, pos)
-            .fold(self.before[first].min(self.after[end]), |low, c| low.min(self.lowest[c]));
-        (u32::MAX, lowest)
-    }
-
-    /// The children of `pos` whose subtrees have a way round it (they stay joined to the part
-    /// above `pos` once a box stands there).
-    fn children_round(&self, a: &Analysis, occupied: &[u8], pos: usize) -> impl Iterator<Item = usize> {
-        Dir::ALL.into_iter().filter_map(move |e| {
-            let c = a.nb(pos, e);
-            if c == NONE || occupied[c as usize] != 0 {
-                return None;
-            }
-            let c = c as usize;
-            (self.stamp[c] == self.stamp[pos] && self.parent[c] as usize == pos && !self.cuts_off(pos, c)).then_some(c)
-        })
-    }
-
-    /// The side groups of `pos` (see [`Macros::side_groups`]) from the last search, which
-    /// reached `pos`: a side in the subtree of a child that `pos` cuts off is a group of its
-    /// own; every other side (the parent, the ancestors, the subtrees with a way round) is one.
-    fn groups(&self, a: &Analysis, occupied: &[u8], pos: usize) -> [u8; 4] {
-        const UP: u32 = u32::MAX;
-        let mut keys = [u32::MAX - 1; 4];
-        for d in Dir::ALL {
-            let t = a.nb(pos, d);
-            if t == NONE || occupied[t as usize] != 0 {
-                continue;
-            }
-            keys[d.index()] = self.cut_off_child(a, pos, t as usize).map_or(UP, |c| c as u32);
-        }
-        // Labels in side order, as the flood gives them.
-        let mut labels = [u8::MAX; 4];
-        let mut next = 0u8;
-        for i in 0..4 {
-            if keys[i] == u32::MAX - 1 || labels[i] != u8::MAX {
-                continue;
-            }
-            for j in i..4 {
-                if keys[j] == keys[i] {
-                    labels[j] = next;
-                }
-            }
-            next += 1;
-        }
-        labels
-    }
 }
 
 impl Macros {
@@ -277,7 +85,7 @@ impl Macros {
         if self.group_stamp[pos] == self.generation {
             return self.groups[pos];
         }
-        let labels = if self.cuts.stamp[pos] == self.generation {
+        let labels = if self.cuts.reached(pos, self.generation) {
             self.cuts.groups(a, occupied, pos)
         } else {
             self.flood_groups(a, occupied, pos)
@@ -344,7 +152,7 @@ impl Macros {
         self.queue.clear();
         occupied[b] = 0;
         if self.generation == 1 {
-            self.cuts.stamp.fill(0);
+            self.cuts.forget();
         }
         let live = |t: u16| t != NONE && (t as usize) < a.live();
         for d in Dir::ALL {
@@ -477,7 +285,7 @@ mod tests {
                 occupied[b] = 0;
                 m.cuts.run(&a, &occupied, b, generation as u32 + 1);
                 for pos in 0..a.squares() {
-                    if m.cuts.stamp[pos] != generation as u32 + 1 {
+                    if !m.cuts.reached(pos, generation as u32 + 1) {
                         continue;
                     }
                     occupied[pos] = 1;

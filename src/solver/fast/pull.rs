@@ -40,11 +40,11 @@ use std::ops::Bound;
 use std::time::{Duration, Instant};
 
 use super::keyed::{self, Keyed, hash_key};
-use super::macros::Cuts;
 use super::raw::{NONE, RawIndex};
 use super::search::Reach;
 use crate::analysis::{Analysis, Sq};
 use crate::level::{Dir, Level};
+use crate::solver::cuts::Cuts;
 use crate::solver::expand::Push;
 use crate::solver::frozen::player_aware_from;
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};
