@@ -38,8 +38,10 @@ pub struct LowerBound {
     /// The matchings of the states expanded last, a ring of [`RECENT`].
     recent: Vec<Kept>,
     next_recent: usize,
-    /// Scratch: rows of a kept matching renumbered for the state being expanded.
+    /// Scratch: rows of a kept matching renumbered for the state being expanded, and the rows
+    /// whose box differs.
     rows: Vec<usize>,
+    changed: Vec<usize>,
     /// How many expanded states' matchings were re-solved from a kept one.
     reused: u64,
 }
@@ -62,18 +64,20 @@ struct Kept {
 }
 
 /// Renumbers the rows of `old` for `new` (both decoded, so in the same order: by class, then
-/// square) when they differ in one box: `rows[r]` is the row in `new` of old row `r`, the one
-/// box that moved keeping its row's number in between. Returns the new row of that box, or
-/// `None` when the two do not differ in exactly one box.
-fn renumber(old: &[BoxAt], new: &[BoxAt], rows: &mut Vec<usize>) -> Option<usize> {
+/// square) when they differ in at least one box and at most `most`: `rows[r]` is the row in
+/// `new` of old row `r`, the boxes that moved paired off in order, and `changed` gets the new
+/// rows of the boxes that moved. `false` when the two do not differ so.
+fn renumber(old: &[BoxAt], new: &[BoxAt], most: usize, rows: &mut Vec<usize>, changed: &mut Vec<usize>) -> bool {
     if old.len() != new.len() {
-        return None;
+        return false;
     }
     rows.clear();
     rows.resize(old.len(), usize::MAX);
+    changed.clear();
     let key = |b: &BoxAt| (b.class, b.sq.index());
     let (mut i, mut j) = (0, 0);
-    let (mut lone_old, mut lone_new) = (None, None);
+    // The old rows whose box moved wait in `rows` (as usize::MAX) until paired.
+    let mut lone_old = 0;
     while i < old.len() || j < new.len() {
         match (old.get(i), new.get(j)) {
             (Some(o), Some(n)) if key(o) == key(n) => {
@@ -82,28 +86,27 @@ fn renumber(old: &[BoxAt], new: &[BoxAt], rows: &mut Vec<usize>) -> Option<usize
                 j += 1;
             }
             (Some(o), Some(n)) if key(o) > key(n) => {
-                if lone_new.replace(j).is_some() {
-                    return None;
-                }
+                changed.push(j);
                 j += 1;
             }
             (Some(_), _) => {
-                if lone_old.replace(i).is_some() {
-                    return None;
-                }
+                lone_old += 1;
                 i += 1;
             }
             (None, _) => {
-                if lone_new.replace(j).is_some() {
-                    return None;
-                }
+                changed.push(j);
                 j += 1;
             }
         }
+        if changed.len() > most || lone_old > most {
+            return false;
+        }
     }
-    let (o, n) = (lone_old?, lone_new?);
-    rows[o] = n;
-    Some(n)
+    let mut moved = changed.iter();
+    for r in rows.iter_mut().filter(|r| **r == usize::MAX) {
+        *r = *moved.next().expect("as many boxes left as came");
+    }
+    !changed.is_empty()
 }
 
 impl LowerBound {
@@ -151,6 +154,7 @@ impl LowerBound {
             recent: Vec::new(),
             next_recent: 0,
             rows: Vec::new(),
+            changed: Vec::new(),
             reused: 0,
         })
     }
@@ -252,13 +256,21 @@ impl LowerBound {
     /// own parent's, if that one is kept and differs in one box: `None` when it is not kept,
     /// else the optimum (`Some(None)`: no matching), with the duals in the Hungarian's state.
     fn resolve_kept(&mut self, a: &Analysis, table: TableId, parent: &[BoxAt]) -> Option<Option<i64>> {
-        let (_, Some(grandparent)) = self.expanding? else { return None };
-        let kept = self.recent.iter().find(|k| k.id == Some(grandparent) && k.table == table)?;
-        let row = renumber(&kept.boxes, parent, &mut self.rows)?;
-        self.hungarian.restore(&kept.u, &kept.v, &kept.p, &self.rows);
+        let (_, grandparent) = self.expanding?;
+        let n = parent.len();
+        let (rows, changed) = (&mut self.rows, &mut self.changed);
+        // The parent's own, one box away; else the last one kept, when few boxes differ (each
+        // costs an augmentation, O(boxes²), where a fresh solve costs one per box).
+        let own = grandparent.and_then(|g| self.recent.iter().find(|k| k.id == Some(g) && k.table == table));
+        let kept = own.filter(|k| renumber(&k.boxes, parent, 1, rows, changed)).or_else(|| {
+            let last = self.next_recent.checked_sub(1)?;
+            let k = self.recent.get(last)?;
+            (k.table == table && renumber(&k.boxes, parent, (n / 8).max(1), rows, changed)).then_some(k)
+        })?;
+        self.hungarian.restore(&kept.u, &kept.v, &kept.p, rows);
         self.reused += 1;
         let costs = Costs::new(a, self.tables.table(table), &self.push_weight, parent);
-        Some(self.hungarian.resolve_row(parent.len(), row, move |b, g| costs.at(b, g)))
+        Some(self.hungarian.resolve_rows(n, changed, move |b, g| costs.at(b, g)))
     }
 
     /// Keeps the saved matching of the state being expanded (`boxes`, over `table`).
@@ -384,13 +396,17 @@ mod tests {
         let old = [at(2, 0), at(5, 0), at(9, 0), at(3, 1)];
         // The box on 5 moved to 11: the box on 9 takes the row before it.
         let new = [at(2, 0), at(9, 0), at(11, 0), at(3, 1)];
-        let mut rows = Vec::new();
-        assert_eq!(renumber(&old, &new, &mut rows), Some(2));
-        assert_eq!(rows, [0, 2, 1, 3]);
-        // Two boxes moved, none, or another count: nothing to renumber.
-        assert_eq!(renumber(&old, &[at(1, 0), at(9, 0), at(11, 0), at(3, 1)], &mut rows), None);
-        assert_eq!(renumber(&old, &old, &mut rows), None);
-        assert_eq!(renumber(&old, &new[..3], &mut rows), None);
+        let (mut rows, mut changed) = (Vec::new(), Vec::new());
+        assert!(renumber(&old, &new, 1, &mut rows, &mut changed));
+        assert_eq!((&rows[..], &changed[..]), (&[0, 2, 1, 3][..], &[2][..]));
+        // Two boxes moved: only when two may.
+        let two = [at(1, 0), at(9, 0), at(11, 0), at(3, 1)];
+        assert!(!renumber(&old, &two, 1, &mut rows, &mut changed));
+        assert!(renumber(&old, &two, 2, &mut rows, &mut changed));
+        assert_eq!((&rows[..], &changed[..]), (&[0, 2, 1, 3][..], &[0, 2][..]));
+        // None moved, or another count: nothing to renumber.
+        assert!(!renumber(&old, &old, 4, &mut rows, &mut changed));
+        assert!(!renumber(&old, &new[..3], 4, &mut rows, &mut changed));
     }
 
     #[test]

@@ -143,7 +143,16 @@ impl Hungarian {
     /// Returns `None` (as for an infeasible problem) when nothing of size `n` was saved or `row`
     /// is not below `n`.
     pub fn resolve_row(&mut self, n: usize, row: usize, cost: impl Fn(usize, usize) -> i64) -> Option<i64> {
-        if self.saved_p.len() != n + 1 || self.saved_u.len() != n + 1 || self.saved_v.len() != n + 1 || row >= n {
+        self.resolve_rows(n, &[row], cost)
+    }
+
+    /// Like [`Hungarian::resolve_row`] for several changed rows `rows` (distinct, each below
+    /// `n`): O(rows·n²). The unchanged rows keep feasible, tight duals; each changed row is
+    /// taken out of the matching and put back along a shortest augmenting path, one after
+    /// another (an augmentation only lowers column duals, so the rows still out stay feasible).
+    pub fn resolve_rows(&mut self, n: usize, rows: &[usize], cost: impl Fn(usize, usize) -> i64) -> Option<i64> {
+        let saved = self.saved_p.len() == n + 1 && self.saved_u.len() == n + 1 && self.saved_v.len() == n + 1;
+        if !saved || rows.iter().any(|&r| r >= n) {
             return None;
         }
         self.u.clone_from(&self.saved_u);
@@ -151,14 +160,16 @@ impl Hungarian {
         self.p.clone_from(&self.saved_p);
         self.way.clear();
         self.way.resize(n + 1, 0);
-        let i = row + 1;
         for j in 1..=n {
-            if self.p[j] == i {
+            if rows.contains(&(self.p[j].wrapping_sub(1))) {
                 self.p[j] = 0;
             }
         }
-        self.u[i] = (1..=n).map(|j| clamped(cost(row, j - 1)) - self.v[j]).min().unwrap_or(0);
-        self.add_row(i, n, &cost);
+        for &row in rows {
+            let i = row + 1;
+            self.u[i] = (1..=n).map(|j| clamped(cost(row, j - 1)) - self.v[j]).min().unwrap_or(0);
+            self.add_row(i, n, &cost);
+        }
         self.matched_total(n, &cost)
     }
 
@@ -305,6 +316,14 @@ mod tests {
             let mut h = Hungarian::default();
             h.restore(u, v, p, &rows);
             prop_assert_eq!(h.resolve_row(n, rows[row], new), Hungarian::default().solve(n, n, new));
+            // Several rows changed at once, some costs forbidden.
+            let several: Vec<usize> = (0..n).filter(|r| changed[(r + shift) % changed.len()] % 3 == 0).collect();
+            let newer = |r: usize, c: usize| match (several.contains(&r), changed[(r * 3 + c) % changed.len()]) {
+                (true, x) if x >= 27 => FORBIDDEN,
+                (true, x) => x,
+                _ => old(back[r], c),
+            };
+            prop_assert_eq!(h.resolve_rows(n, &several, newer), Hungarian::default().solve(n, n, newer));
         }
     }
 
