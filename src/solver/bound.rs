@@ -237,8 +237,8 @@ impl LowerBound {
 
     /// Prepares for the bounds of `children` children of state `node` (reached from `parent`)
     /// with `boxes` boxes: the node's matching is solved once (in [`LowerBound::child`]) when
-    /// at least two children need it and the problem is square, by re-solving one row of its
-    /// parent's when that is among the last few kept.
+    /// at least two children need it and the problem is square, re-solved from a kept one when
+    /// it can be (see [`LowerBound::resolve_kept`]).
     pub fn begin_children(
         &mut self,
         a: &Analysis,
@@ -253,8 +253,9 @@ impl LowerBound {
     }
 
     /// The matching of `parent` (the state being expanded, over `table`) re-solved from its
-    /// own parent's, if that one is kept and differs in one box: `None` when it is not kept,
-    /// else the optimum (`Some(None)`: no matching), with the duals in the Hungarian's state.
+    /// own parent's, if that one is kept and differs in one box, else from the last one kept
+    /// if at most an eighth of the boxes differ: `None` when neither serves, else the optimum
+    /// (`Some(None)`: no matching), with the duals in the Hungarian's state.
     fn resolve_kept(&mut self, a: &Analysis, table: TableId, parent: &[BoxAt]) -> Option<Option<i64>> {
         let (_, grandparent) = self.expanding?;
         let n = parent.len();

@@ -35,6 +35,8 @@ pub(crate) struct Cuts {
     order: Vec<u16>,
     before: Vec<u16>,
     after: Vec<u16>,
+    /// The generation of the last [`Cuts::run_next`].
+    generation: u32,
 }
 
 impl Cuts {
@@ -50,7 +52,21 @@ impl Cuts {
             order: Vec::new(),
             before: Vec::new(),
             after: Vec::new(),
+            generation: 0,
         }
+    }
+
+    /// Like [`Cuts::run`] under a generation this search keeps itself (one more than the last,
+    /// the stamps cleared when it wraps), which it returns: for a caller with no generations of
+    /// its own. Not to be mixed with [`Cuts::run`] on the same search.
+    pub(crate) fn run_next(&mut self, a: &Analysis, occupied: &[u8], root: usize) -> u32 {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.forget();
+            self.generation = 1;
+        }
+        self.run(a, occupied, root, self.generation);
+        self.generation
     }
 
     /// Runs the search from `root` over the squares free in `occupied`, marking them with
@@ -193,7 +209,8 @@ impl Cuts {
         })
     }
 
-    /// The side groups of `pos` (see [`Macros::side_groups`]) from the last search, which
+    /// The side groups of `pos` (the fast engine's `Macros::side_groups`: the sides of `pos`
+    /// that stay joined once a box stands there share a label) from the last search, which
     /// reached `pos`: a side in the subtree of a child that `pos` cuts off is a group of its
     /// own; every other side (the parent, the ancestors, the subtrees with a way round) is one.
     #[inline]

@@ -114,8 +114,8 @@ impl Hungarian {
     }
 
     /// Makes a state [`Hungarian::saved`] gave the saved one again, its rows renumbered:
-    /// old row `r` (0-based) becomes row `rows[r]`, so that [`Hungarian::resolve_row`] can
-    /// re-solve a problem whose rows are the old ones in another order, one of them changed.
+    /// old row `r` (0-based) becomes row `rows[r]`, so that [`Hungarian::resolve_rows`] can
+    /// re-solve a problem whose rows are the old ones in another order, some of them changed.
     /// `rows` must be a permutation of `0..n` for the `n` rows saved.
     pub fn restore(&mut self, u: &[i64], v: &[i64], p: &[usize], rows: &[usize]) {
         self.saved_u.clear();

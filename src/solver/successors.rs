@@ -71,9 +71,8 @@ pub struct Successors {
     only: Vec<Sq>,
     loaded: Vec<Sq>,
     /// The articulation points of the expanded state's region, worked out when a second
-    /// child's region needs them (`cuts`), under generation `cut_generation`.
+    /// child's region needs them (`cuts`).
     cut_points: Cuts,
-    cut_generation: u32,
     cuts: CutsState,
 }
 
@@ -113,7 +112,6 @@ impl Successors {
             only: Vec::new(),
             loaded: Vec::new(),
             cut_points: Cuts::new(n),
-            cut_generation: 0,
             cuts: CutsState::None,
         }
     }
@@ -296,14 +294,9 @@ impl Successors {
     /// the board shows the child that moved a box from `from` to `to`, the region's lowest
     /// square is `lowest`).
     fn make_cuts(&mut self, a: &Analysis, from: Sq, to: Sq, lowest: Sq) {
-        self.cut_generation = self.cut_generation.wrapping_add(1);
-        if self.cut_generation == 0 {
-            self.cut_points.forget();
-            self.cut_generation = 1;
-        }
         self.occupied[to.index()] = 0;
         self.occupied[from.index()] = 1;
-        self.cut_points.run(a, &self.occupied, lowest.index(), self.cut_generation);
+        self.cut_points.run_next(a, &self.occupied, lowest.index());
         self.occupied[from.index()] = 0;
         self.occupied[to.index()] = 1;
         self.cuts = CutsState::Made;

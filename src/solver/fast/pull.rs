@@ -273,7 +273,6 @@ pub struct Puller {
     reach: Reach,
     /// The articulation points of the expanded state's region, for the children's regions.
     cuts: Cuts,
-    cut_generation: u32,
     hungarian: Hungarian,
     key: Vec<u64>,
     child: Vec<u64>,
@@ -318,7 +317,6 @@ impl Puller {
             occupied: vec![0; n],
             reach: Reach::new(n),
             cuts: Cuts::new(n),
-            cut_generation: 0,
             hungarian: Hungarian::default(),
             key: vec![0; words],
             child: vec![0; words],
@@ -516,13 +514,7 @@ impl Puller {
         let cost = |s: usize, t: usize| cost(dist, n, s, t);
         // The depth-first search of the player's region lists the pulls (a box next to a
         // square it reached) and gives the children's regions.
-        self.cut_generation = self.cut_generation.wrapping_add(1);
-        if self.cut_generation == 0 {
-            self.cuts = Cuts::new(n);
-            self.cut_generation = 1;
-        }
-        let generation = self.cut_generation;
-        self.cuts.run(a, &self.occupied, node.player as usize, generation);
+        let generation = self.cuts.run_next(a, &self.occupied, node.player as usize);
         // The pulls: the player stands next to a box and steps away from it, dragging it.
         // In box order (the rows' order depends on which states were expanded before).
         self.pulls.clear();
