@@ -1532,6 +1532,109 @@ mod tests {
     use crate::format::parse_levels;
     use crate::solver::fast::SPRINT_EXPANSIONS;
 
+    /// The first push of `lurd` (a solution of `level`, or a prefix of one) after which one of
+    /// the search's dead tests says the position is dead, and which test; `None` when every
+    /// position passes. Every position on a solution is alive, so any answer there is a bug.
+    fn first_dead_push(level: &Level, lurd: &str) -> Option<(usize, &'static str)> {
+        let a = Analysis::new(level);
+        let n = a.squares();
+        let mut occupied = vec![0u8; n];
+        let mut boxes: Vec<usize> = level.boxes().iter().map(|b| a.index_of(*b)).collect();
+        let mut player = a.index_of(level.player());
+        let mut learned = Learned::new(&a, Backward::none());
+        let mut tables = FrozenTables::player_aware_within(&a, &mut || false).unwrap();
+        let (mut scratch, mut cut, mut fences) = (DeadScratch::new(n), CutOff::new(n), Fences::default());
+        let mut path = Vec::new();
+        let mut frozen_set = vec![0u64; a.goals().div_ceil(64).max(1)];
+        let mut hungarian = Hungarian::default();
+        let (mut corrals, mut check, mut reach) = (Corrals::new(n), CorralCheck::new(n), Reach::new(n));
+        let mut pushes = 0;
+        for c in lurd.chars() {
+            let d = Dir::ALL.into_iter().find(|d| d.letter() == c.to_ascii_lowercase()).unwrap();
+            let next = a.nb(player, d) as usize;
+            player = next;
+            let Some(i) = boxes.iter().position(|&b| b == next) else { continue };
+            let to = a.nb(next, d) as usize;
+            boxes[i] = to;
+            pushes += 1;
+            occupied.fill(0);
+            for &b in &boxes {
+                occupied[b] = 1;
+            }
+            if to >= a.live() {
+                return Some((pushes, "dead square"));
+            }
+            if super::super::raw::block_2x2(&a, &occupied, to) {
+                return Some((pushes, "2x2 block"));
+            }
+            if super::super::raw::freeze(&a, &occupied, to, &mut path) {
+                return Some((pushes, "freeze"));
+            }
+            let squares: Vec<Sq> = boxes.iter().map(|&b| Sq::new(b)).collect();
+            let is_frozen = |s| crate::solver::deadlock::is_frozen(&a, &occupied, s, &mut path);
+            frozen_goal_set(&a, squares.iter().copied(), is_frozen, &mut frozen_set);
+            let id = tables.id(&a, &frozen_set, usize::MAX, &mut || false).ok().unwrap();
+            let (table, base) = (Some(tables.table(id)), Some(tables.table(TableId::STATIC)));
+            let k = boxes.len();
+            let matched = hungarian.solve_within(k, k, |b, g| table_cost(&a, table, boxes[b], g), &mut || false);
+            if matched.unwrap().is_none() {
+                return Some((pushes, "matching over the frozen-goal table"));
+            }
+            if learned.patterns.matches(&occupied, &squares, player) {
+                return Some((pushes, "learned pattern"));
+            }
+            let (at, stop) = ((to, player), &mut || false);
+            if cluster_dead(&a, &occupied, at, k, None, table, base, &mut learned, &mut scratch, stop) {
+                return Some((pushes, "cluster search"));
+            }
+            if cut_off_dead(&a, &occupied, at, k, (table, base), &mut learned, &mut cut, &mut scratch, stop) {
+                return Some((pushes, "cut-off search"));
+            }
+            let held: Vec<u16> = boxes.iter().map(|&b| b as u16).collect();
+            let tables = (table, base);
+            if pockets_dead(&a, &occupied, &held, player, tables, &mut learned, &mut scratch, &mut fences, stop) {
+                return Some((pushes, "pocket search"));
+            }
+            if child_corral_dead(&a, &occupied, player, &mut reach, &mut corrals, &mut check) {
+                return Some((pushes, "PI-corral"));
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn no_dead_test_drops_a_position_of_a_known_solution() {
+        // The XSokoban reference solutions and the fast engine's own Sasquatch solutions (each
+        // replayed by the verifier when it was stored): every position on them is alive, so
+        // every dead test the search applies (including the patterns it learns on the way)
+        // must pass each of them.
+        let root = env!("CARGO_MANIFEST_DIR");
+        let read = |p: &str| std::fs::read_to_string(format!("{root}/{p}")).unwrap();
+        let sets = [
+            ("data/xsokoban90.xsb", "data/xsokoban90-reference-solutions.tsv"),
+            ("data/sasquatch.xsb", "benches/results/sasquatch-fast-60s.jsonl"),
+        ];
+        let mut checked = 0;
+        for (levels, solutions) in sets {
+            let levels = parse_levels(&read(levels)).unwrap();
+            for s in crate::solutions::parse(&read(solutions)).unwrap() {
+                let level = &levels[s.level - 1];
+                assert!(crate::verify::verify(level, &s.lurd).is_valid_solution());
+                assert_eq!(first_dead_push(level, &s.lurd), None, "{solutions}, level {}", s.level);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked} solutions");
+    }
+
+    #[test]
+    fn the_solution_replay_sees_a_box_pushed_onto_a_dead_square() {
+        // The box pushed left lands against the left wall, whose column has no goal.
+        let level = parse_levels("######\n#    #\n# $@ #\n#  . #\n######\n").unwrap().remove(0);
+        assert_eq!(first_dead_push(&level, "l"), Some((1, "dead square")));
+        assert_eq!(first_dead_push(&level, "uld"), None, "pushed down, next to the goal's row, it stays alive");
+    }
+
     /// XSokoban 39 in a search: 18 boxes packed, and in the middle room three boxes ((5,7),
     /// (5,8), (6,8)) hold each other in (the square behind the first is walled in by them),
     /// beside four that can still move about.
