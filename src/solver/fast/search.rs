@@ -636,6 +636,21 @@ fn child_corral_dead(
     }
 }
 
+/// The opener's key (smallest first) for a move that takes a box off the way to the plan's
+/// next goal `goal` and leaves it on `to`: the farther the box ends from that goal (in pushes,
+/// on the bare board), the better. A box moved just off the way stays in the area the next
+/// boxes must cross, and clearing a corridor or a goal band takes many such moves; one parked
+/// far away is out of the way for good, as YASS's packing order pushes boxes as far as they go
+/// (XSokoban 23's solution parks the boxes of the corridor before the goal room on the level's
+/// far side before the first box goes in). At 60 s per level XSokoban 82 → 83 (BENCHMARKS.md,
+/// round twenty-five).
+fn opener_score(a: &Analysis, goal: Option<usize>, to: usize) -> i64 {
+    match goal.map(|g| a.dist(g, to)) {
+        Some(d) if d != NONE => -i64::from(d),
+        _ => 0,
+    }
+}
+
 /// The matching cost of a box on square `s` for goal `g`.
 fn square_cost(a: &Analysis, s: usize, g: usize) -> i64 {
     match a.dist(g, s) {
@@ -1226,6 +1241,7 @@ pub fn run(
                 && way
                     .search(a, plan, parent_cell[0], &occupied, node.player as usize)
                     .is_some_and(|f| f.obstacles > 0);
+            let next_goal = plan.steps.get(parent_cell[0] as usize).map(|step| step.goal as usize);
             let opens = |c: &Child| opening && way.blocks(c.m.from as usize) && !way.on_way(c.m.to as usize);
             // Each advisor's candidates, keyed (score, bound, pushes, child) and taken smallest
             // first. Keys start from the children's lower bounds and a candidate gets its exact
@@ -1253,7 +1269,7 @@ pub fn run(
                     lists[DISTANCE].push(Reverse((-gain, c.h, c.m.pushes, i)));
                 }
                 if opens(c) {
-                    lists[OPENER].push(Reverse((0, c.h, c.m.pushes, i)));
+                    lists[OPENER].push(Reverse((opener_score(a, next_goal, c.m.to as usize), c.h, c.m.pushes, i)));
                 }
                 // Hotspots: fewer boxes in other boxes' way.
                 let gain = i64::from(parent_hot) - i64::from(c.hotspots);
@@ -1625,6 +1641,19 @@ mod tests {
             }
         }
         assert!(checked > 100, "{checked} solutions");
+    }
+
+    #[test]
+    fn the_opener_prefers_the_square_farthest_from_the_next_goal() {
+        // A corridor leading away from the goal on column 1: of two squares off any way, the
+        // one more pushes away from the goal comes first; no goal, no preference.
+        let level = parse_levels("#########\n#.    $@#\n#########\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let at = |c: usize| a.index_of(level.square_at(1, c).unwrap());
+        let goal = Some(at(1));
+        assert!(opener_score(&a, goal, at(5)) < opener_score(&a, goal, at(3)));
+        assert_eq!(opener_score(&a, goal, at(5)), -4);
+        assert_eq!(opener_score(&a, None, at(5)), 0);
     }
 
     #[test]

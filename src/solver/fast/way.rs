@@ -6,8 +6,9 @@
 //! live squares only), starting from every box not yet packed, where entering a square that
 //! holds another box, or needing the player on one, costs one. The boxes on the best way (on
 //! its squares or on the squares the player pushes from) are the obstacles; the advisor moves
-//! one of them off the way. It uses nothing but the plan and the board, so it applies to any
-//! level whose next step is a goal.
+//! one of them off the way, to the square farthest from the goal it can reach (the search's
+//! `opener_score`: parked far off, a box is out of the way for good). It uses nothing but the
+//! plan and the board, so it applies to any level whose next step is a goal.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
