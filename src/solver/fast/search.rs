@@ -1645,8 +1645,8 @@ mod tests {
 
     #[test]
     fn the_opener_prefers_the_square_farthest_from_the_next_goal() {
-        // A corridor leading away from the goal on column 1: of two squares off any way, the
-        // one more pushes away from the goal comes first; no goal, no preference.
+        // A corridor leading away from the goal on column 1: of two squares, the one more
+        // pushes away from the goal comes first (the smaller key); no goal, no preference.
         let level = parse_levels("#########\n#.    $@#\n#########\n").unwrap().remove(0);
         let a = Analysis::new(&level);
         let at = |c: usize| a.index_of(level.square_at(1, c).unwrap());
