@@ -73,7 +73,9 @@ pub struct SearchArgs {
     /// effect; results stay optimal either way).
     #[arg(long)]
     pub no_corral_pruning: bool,
-    /// Fast engine: no parking squares in the packing plan (to measure their effect).
+    /// Fast engine: no parking squares in the packing plan, neither for boxes that cannot get
+    /// back to where boxes start nor for boxes staged behind the goals (to measure their
+    /// effect).
     #[arg(long)]
     pub no_parking: bool,
     /// Fast engine: follow the packing plan as worked out backwards, without checking it

@@ -109,7 +109,8 @@ pub struct Config {
     /// first pass's pushes need.
     pub moves_tiebreak: bool,
     /// In the fast engine's packing plan, let a box that cannot get back to the start squares
-    /// wait on a parking square (see [`super::fast`]); on by default, off to measure it.
+    /// wait on a parking square, and boxes wait in floor that only the goal area leads to
+    /// (see [`super::fast`]); on by default, off to measure it.
     pub fast_parking: bool,
     /// Check the fast engine's packing plan forwards from the start (a goal whose filling
     /// would leave the start boxes unable to fill the rest is put off, see

@@ -23,7 +23,11 @@
 //! - **Packing plan** (`packing.rs`): before the search, boxes are pulled off the goals from the
 //!   solved position; the reverse of that order is the order in which goals should be filled.
 //!   A box that cannot get back to the start squares waits on a parking square that does not
-//!   cut the floor, which becomes a step of the plan of its own (arrive there early). The
+//!   cut the floor, which becomes a step of the plan of its own (arrive there before the goals
+//!   that would shut it out fill, as late as it can). So do boxes for the goals next to a dead
+//!   end that only the goal area leads to: staged there while the area is open, they fill
+//!   those goals last from behind (XSokoban at 60 s PLACEHOLDER; BENCHMARKS.md, round
+//!   twenty-six). The
 //!   plan is then checked forwards from the start: a goal is put off while filling it (the
 //!   goals before it standing as walls) would leave the start boxes unable to fill the rest,
 //!   the test the search's frozen matching applies to every state, so the plan never asks for

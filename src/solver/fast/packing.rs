@@ -18,6 +18,19 @@
 //! towards start squares solved 34 levels against 31 for "any square that is not a goal",
 //! which can stop at a free square inside the goal room instead of the way the boxes come in.
 //!
+//! Parking and staging: when no box can get back to the start squares, one waits on a
+//! parking square (a step of the plan of its own: forward, the box arrives there early and
+//! fills its goal later). Before any box leaves, boxes that can be pulled off their goals into
+//! floor *behind the goals* (a part of the floor the player cannot reach from its start with
+//! every goal a wall, and where no box starts: a dead end only the goal area leads to) wait
+//! there, on the square deepest in pulls that does not cut the floor: forward, such a part
+//! can only be filled while the goal area is open, and its boxes fill the goals next to it
+//! last, pushed in from behind (XSokoban 88: three boxes wait in the corridor below its goal
+//! room, as in Festival's solution). A parked box leaves, backwards, as soon as it can reach
+//! a start square, so forwards it arrives on its parking square as late as it can: staged
+//! early, the boxes stand in the way of every goal filled after them (88 is solved in 2 s with
+//! the staging late, not in 30 s with it early; BENCHMARKS.md, round twenty-six).
+//!
 //! When no box can leave (the goal area is locked by boxes that only move together), the
 //! remaining goals are appended in index order: the plan is advice, never a rule the search
 //! depends on for soundness.
@@ -75,11 +88,12 @@ impl PackingPlan {
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<PackingPlan> {
         let entries = entry_sides(a, starts, player, stop)?;
-        match PackingPlan::backwards(a, starts, &entries, park, stop)? {
+        let back = if park { behind_goals(a, starts, player) } else { vec![false; a.squares()] };
+        match PackingPlan::backwards(a, starts, &entries, &back, park, stop)? {
             Ok(plan) => Some(plan),
             // Some parked box never got away: the parking choices sealed something off, so
             // the plan is worked out again without parking.
-            Err(()) => PackingPlan::backwards(a, starts, &entries, false, stop)?.ok(),
+            Err(()) => PackingPlan::backwards(a, starts, &entries, &back, false, stop)?.ok(),
         }
     }
 
@@ -91,6 +105,7 @@ impl PackingPlan {
         a: &Analysis,
         starts: &[bool],
         entries: &[u8],
+        back: &[bool],
         park: bool,
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<Result<PackingPlan, ()>> {
@@ -105,6 +120,41 @@ impl PackingPlan {
         let mut parked: Vec<(usize, usize)> = Vec::new();
         let mut events = Vec::with_capacity(goals);
         let mut pulls = Pulls::new(n);
+        // Staging (see the module docs): before any box leaves, boxes that can be pulled into
+        // the floor behind the goals wait there, the deepest first.
+        while park && back.iter().any(|&b| b) {
+            // (pulls, goal index in remaining, square)
+            let mut best: Option<(u32, usize, usize)> = None;
+            for (i, &g) in remaining.iter().enumerate() {
+                if stop() {
+                    return None;
+                }
+                occupied[g] = false;
+                pulls.leave(a, &occupied, g, starts, entries, stop);
+                if pulls.stopped {
+                    return None;
+                }
+                let reached = std::mem::take(&mut pulls.reached);
+                let dists = std::mem::take(&mut pulls.reached_dist);
+                for (k, &p) in reached.iter().enumerate().rev() {
+                    if back[p] && !pulls.cuts(a, &occupied, p) {
+                        if best.is_none_or(|(bd, _, _)| dists[k] > bd) {
+                            best = Some((dists[k], i, p));
+                        }
+                        break;
+                    }
+                }
+                pulls.reached = reached;
+                pulls.reached_dist = dists;
+                occupied[g] = true;
+            }
+            let Some((_, i, p)) = best else { break };
+            let goal = remaining.remove(i);
+            occupied[goal] = false;
+            occupied[p] = true;
+            parked.push((p, goal));
+            events.push(Event::Park { goal });
+        }
         while !remaining.is_empty() || !parked.is_empty() {
             // (no start, pulls, squares, index into remaining then parked)
             let mut best: Option<(bool, u32, usize, usize)> = None;
@@ -127,6 +177,9 @@ impl PackingPlan {
                 }
                 let far = to_start.is_none();
                 let p = to_start.unwrap_or(p);
+                // A parked box leaves as soon as it can: forward, it arrives on its parking
+                // square as late as it can, where it stands in the way least.
+                let p = if is_parked { 0 } else { p };
                 let better = match best {
                     None => true,
                     Some((bf, bp, br, _)) => (far, p) < (bf, bp) || ((far, p) == (bf, bp) && roam > br),
@@ -299,6 +352,45 @@ fn player_goes_on(a: &Analysis, filled: &[u8], g: usize, starts: &[bool], reach:
     })
 }
 
+/// The non-goal squares the player cannot walk to from `player` with every goal a wall, in
+/// parts of the floor where no box starts (`starts`): floor that only the goal area leads to,
+/// empty until boxes are brought in through it.
+fn behind_goals(a: &Analysis, starts: &[bool], player: usize) -> Vec<bool> {
+    let n = a.squares();
+    // 0: not seen; 1: the player's part; 2: a part behind the goals.
+    let mut part = vec![0u8; n];
+    let flood = |from: usize, mark: u8, part: &mut Vec<u8>| -> Vec<usize> {
+        let mut queue = vec![from];
+        part[from] = mark;
+        let mut head = 0;
+        while head < queue.len() {
+            let s = queue[head];
+            head += 1;
+            for d in Dir::ALL {
+                let t = a.nb(s, d);
+                if t != NONE && (t as usize) >= a.goals() && part[t as usize] == 0 {
+                    part[t as usize] = mark;
+                    queue.push(t as usize);
+                }
+            }
+        }
+        queue
+    };
+    flood(player, 1, &mut part);
+    let mut back = vec![false; n];
+    for s in a.goals()..n {
+        if part[s] == 0 {
+            let squares = flood(s, 2, &mut part);
+            if !squares.iter().any(|&t| starts[t]) {
+                for t in squares {
+                    back[t] = true;
+                }
+            }
+        }
+    }
+    back
+}
+
 /// For each start square that is not a goal, the sides of a box on it (bit `d.index()` for
 /// the side in direction `d`) that the player can walk to from its start square `player` with
 /// that box the only one in the way (where the others stand by then is not known); 0 for every
@@ -342,6 +434,8 @@ struct Pulls {
     work: usize,
     /// The non-goal squares the last search reached, fewest pulls first.
     reached: Vec<usize>,
+    /// The pulls to each square of `reached`.
+    reached_dist: Vec<u32>,
     /// Set when a stop check ended a search.
     stopped: bool,
 }
@@ -361,6 +455,7 @@ impl Pulls {
             roam: vec![false; n],
             work: 0,
             reached: Vec::new(),
+            reached_dist: Vec::new(),
             stopped: false,
         }
     }
@@ -381,6 +476,7 @@ impl Pulls {
         self.seen.fill(false);
         self.roam.fill(false);
         self.reached.clear();
+        self.reached_dist.clear();
         self.queue.clear();
         let free = |s: u16| s != NONE && !occupied[s as usize];
         // The player may start on any free square next to the box.
@@ -413,6 +509,7 @@ impl Pulls {
                 self.roam[pos] = true;
                 if pos >= a.goals() {
                     self.reached.push(pos);
+                    self.reached_dist.push(dist);
                 }
             }
             if pos >= a.goals() && best.is_none() {
@@ -704,6 +801,46 @@ mod tests {
         let last = level.coords(a.square_of(plan.order[3] as usize));
         assert_eq!(first.1, 1, "a goal in the far column first, got {first:?}");
         assert_eq!(last, (2, 2), "the goal at the door last");
+    }
+
+    #[test]
+    fn floor_behind_the_goals_is_what_only_the_goals_lead_to_and_no_box_starts_in() {
+        // The square after the goal is reached only through it.
+        let level = parse_levels("#######\n#@$ . #\n#######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let back = behind_goals(&a, &starts_of(&level, &a), a.index_of(level.player()));
+        let behind: Vec<(usize, usize)> =
+            (0..a.squares()).filter(|&s| back[s]).map(|s| level.coords(a.square_of(s))).collect();
+        assert_eq!(behind, vec![(1, 5)]);
+        // A box starts behind the first goal: boxes come from there, it is no staging room.
+        let level = parse_levels("#########\n#@$ .$ .#\n#########\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let back = behind_goals(&a, &starts_of(&level, &a), a.index_of(level.player()));
+        assert!(back.iter().all(|&b| !b));
+    }
+
+    #[test]
+    fn boxes_wait_behind_the_goal_room_and_arrive_there_late() {
+        // XSokoban 88: a corridor below the goal room, reachable only through it. Its boxes
+        // are staged there and fill the goals next to it last; they arrive after most goals
+        // are filled (staged early, they stand in the way of the rest).
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/xsokoban90.xsb")).unwrap();
+        let level = parse_levels(&text).unwrap().remove(87);
+        let a = Analysis::new(&level);
+        let starts = starts_of(&level, &a);
+        let back = behind_goals(&a, &starts, a.index_of(level.player()));
+        let plan = PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).unwrap();
+        let parks: Vec<(usize, Step)> =
+            plan.steps.iter().copied().enumerate().filter(|(_, s)| s.square != s.goal).collect();
+        assert_eq!(parks.len(), 3, "{:?}", plan.steps);
+        let last: Vec<u16> = plan.order[plan.order.len() - 3..].to_vec();
+        for (i, step) in parks {
+            assert!(back[step.square as usize], "a staging square behind the goals");
+            assert!(last.contains(&step.goal), "staged boxes fill the last goals");
+            assert!(i > plan.steps.len() / 2, "staged late, at step {i} of {}", plan.steps.len());
+        }
+        let without = PackingPlan::new(&a, &starts, a.index_of(level.player()), false, &mut || false).unwrap();
+        assert!(without.steps.iter().all(|s| s.square == s.goal));
     }
 
     #[test]
