@@ -357,35 +357,22 @@ fn player_goes_on(a: &Analysis, filled: &[u8], g: usize, starts: &[bool], reach:
 /// empty until boxes are brought in through it.
 fn behind_goals(a: &Analysis, starts: &[bool], player: usize) -> Vec<bool> {
     let n = a.squares();
-    // 0: not seen; 1: the player's part; 2: a part behind the goals.
-    let mut part = vec![0u8; n];
-    let flood = |from: usize, mark: u8, part: &mut Vec<u8>| -> Vec<usize> {
-        let mut queue = vec![from];
-        part[from] = mark;
-        let mut head = 0;
-        while head < queue.len() {
-            let s = queue[head];
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                if t != NONE && (t as usize) >= a.goals() && part[t as usize] == 0 {
-                    part[t as usize] = mark;
-                    queue.push(t as usize);
-                }
-            }
-        }
-        queue
-    };
-    flood(player, 1, &mut part);
+    let walls: Vec<u8> = (0..n).map(|s| u8::from(s < a.goals())).collect();
+    let mut reach = Reach::new(n);
+    reach.flood(a, &walls, player);
+    // Squares seen by some flood: the player's part, then each part behind the goals in turn.
+    let mut seen: Vec<bool> = (0..n).map(|s| reach.has(s)).collect();
     let mut back = vec![false; n];
     for s in a.goals()..n {
-        if part[s] == 0 {
-            let squares = flood(s, 2, &mut part);
-            if !squares.iter().any(|&t| starts[t]) {
-                for t in squares {
-                    back[t] = true;
-                }
-            }
+        if seen[s] {
+            continue;
+        }
+        reach.flood(a, &walls, s);
+        let part: Vec<usize> = (a.goals()..n).filter(|&t| reach.has(t)).collect();
+        let empty = !part.iter().any(|&t| starts[t]);
+        for t in part {
+            seen[t] = true;
+            back[t] = empty;
         }
     }
     back
