@@ -19,8 +19,9 @@
 //! which can stop at a free square inside the goal room instead of the way the boxes come in.
 //!
 //! Parking and staging: when no box can get back to the start squares, one waits on a
-//! parking square (a step of the plan of its own: forward, the box arrives there early and
-//! fills its goal later). Before any box leaves, boxes that can be pulled off their goals into
+//! parking square that does not cut the floor (a step of the plan of its own: forward, the box
+//! arrives there before the goals that would shut it out are filled, and fills its goal
+//! later). Before any box leaves, boxes that can be pulled off their goals into
 //! floor *behind the goals* (a part of the floor the player cannot reach from its start with
 //! every goal a wall, and where no box starts: a dead end only the goal area leads to) wait
 //! there, on the square deepest in pulls that does not cut the floor: forward, such a part
