@@ -27,8 +27,9 @@
 //!   that would shut it out fill, as late as it can). So do boxes for the goals next to a dead
 //!   end that only the goal area leads to: staged there while the area is open, they fill
 //!   those goals last from behind (XSokoban 88 in 1.4 s, unsolved at 60 s before;
-//!   BENCHMARKS.md, round twenty-six). The plan is then checked forwards from the start: a goal is put off while filling it (the
-//!   goals before it standing as walls) would leave the start boxes unable to fill the rest,
+//!   BENCHMARKS.md, round twenty-six). The plan is then checked forwards from the start: a
+//!   goal is put off while filling it (the goals before it standing as walls) would leave the
+//!   start boxes unable to fill the rest,
 //!   the test the search's frozen matching applies to every state, so the plan never asks for
 //!   a corner goal that cuts the player off from where the boxes come in (XSokoban at 10 s
 //!   74 → 75, gaining 35, while Sasquatch II loses 10, 21 and 45; BENCHMARKS.md, round
