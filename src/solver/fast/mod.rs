@@ -29,13 +29,13 @@
 //!   those goals last from behind (XSokoban 88 in 1.4 s, unsolved at 60 s before;
 //!   BENCHMARKS.md, round twenty-six). The plan is then checked forwards from the start: a
 //!   goal is put off while filling it (the goals before it standing as walls) would leave the
-//!   start boxes unable to fill the rest,
-//!   the test the search's frozen matching applies to every state, so the plan never asks for
-//!   a corner goal that cuts the player off from where the boxes come in (XSokoban at 10 s
-//!   74 → 75, gaining 35, while Sasquatch II loses 10, 21 and 45; BENCHMARKS.md, round
-//!   fourteen; `--no-plan-check` turns it off). A goal is put off too while every push onto
-//!   it leaves the player where it cannot walk to the goals still empty (a goal room's far
-//!   entrance filled from outside: XSokoban 74 solved at 60 s; round sixteen).
+//!   start boxes unable to fill the rest, the test the search's frozen matching applies to
+//!   every state, so the plan never asks for a corner goal that cuts the player off from
+//!   where the boxes come in (XSokoban at 10 s 74 → 75, gaining 35, while Sasquatch II loses
+//!   10, 21 and 45; BENCHMARKS.md, round fourteen; `--no-plan-check` turns it off). A goal is
+//!   put off too while every push onto it leaves the player where it cannot walk to the goals
+//!   still empty (a goal room's far entrance filled from outside: XSokoban 74 solved at 60 s;
+//!   round sixteen).
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
 //!   number of player regions), and in the second pass also the number of boxes on goals in
 //!   any order.
