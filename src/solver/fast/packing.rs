@@ -136,17 +136,13 @@ impl PackingPlan {
                     return None;
                 }
                 let reached = std::mem::take(&mut pulls.reached);
-                let dists = std::mem::take(&mut pulls.reached_dist);
-                for (k, &p) in reached.iter().enumerate().rev() {
-                    if back[p] && !pulls.cuts(a, &occupied, p) {
-                        if best.is_none_or(|(bd, _, _)| dists[k] > bd) {
-                            best = Some((dists[k], i, p));
-                        }
-                        break;
+                if let Some(&p) = reached.iter().rev().find(|&&p| back[p] && !pulls.cuts(a, &occupied, p)) {
+                    let d = pulls.pulls_to(p);
+                    if best.is_none_or(|(bd, _, _)| d > bd) {
+                        best = Some((d, i, p));
                     }
                 }
                 pulls.reached = reached;
-                pulls.reached_dist = dists;
                 occupied[g] = true;
             }
             let Some((_, i, p)) = best else { break };
@@ -422,8 +418,6 @@ struct Pulls {
     work: usize,
     /// The non-goal squares the last search reached, fewest pulls first.
     reached: Vec<usize>,
-    /// The pulls to each square of `reached`.
-    reached_dist: Vec<u32>,
     /// Set when a stop check ended a search.
     stopped: bool,
 }
@@ -443,7 +437,6 @@ impl Pulls {
             roam: vec![false; n],
             work: 0,
             reached: Vec::new(),
-            reached_dist: Vec::new(),
             stopped: false,
         }
     }
@@ -464,7 +457,6 @@ impl Pulls {
         self.seen.fill(false);
         self.roam.fill(false);
         self.reached.clear();
-        self.reached_dist.clear();
         self.queue.clear();
         let free = |s: u16| s != NONE && !occupied[s as usize];
         // The player may start on any free square next to the box.
@@ -497,7 +489,6 @@ impl Pulls {
                 self.roam[pos] = true;
                 if pos >= a.goals() {
                     self.reached.push(pos);
-                    self.reached_dist.push(dist);
                 }
             }
             if pos >= a.goals() && best.is_none() {
@@ -529,6 +520,11 @@ impl Pulls {
         }
         let roam = self.roam.iter().filter(|&&r| r).count();
         best.map(|b| (b, roam, to_start))
+    }
+
+    /// The fewest pulls the last search needed to bring its box to `s`, a square it reached.
+    fn pulls_to(&self, s: usize) -> u32 {
+        (0..4).filter(|&d| self.seen[s * 4 + d]).map(|d| self.dist[s * 4 + d]).min().unwrap_or(0)
     }
 
     /// Whether a box on the free square `s` would leave its free neighbours in more than one
