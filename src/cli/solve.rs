@@ -85,6 +85,10 @@ pub struct SearchArgs {
     /// Fast engine: no opener advisor (to measure its effect).
     #[arg(long)]
     pub no_opener: bool,
+    /// Fast engine: under time limits above 10 s, no third pass with cells of their own for
+    /// states whose way to the plan's next goal is blocked by boxes (to measure its effect).
+    #[arg(long)]
+    pub no_blocked_cells: bool,
     /// Fast engine: no hotspot advisor (to measure its effect).
     #[arg(long)]
     pub no_hotspots: bool,
@@ -182,6 +186,7 @@ impl SearchArgs {
             fast_parking: !self.no_parking,
             fast_plan_check: !self.no_plan_check,
             fast_opener: !self.no_opener,
+            fast_blocked: !self.no_blocked_cells,
             fast_hotspots: !self.no_hotspots,
             fast_pulls: !self.no_pulls,
             dead_search: !self.no_dead_search,

@@ -119,6 +119,10 @@ pub struct Config {
     /// The fast engine's opener advisor (moves a box off the way to the plan's next goal); on
     /// by default, off to measure it.
     pub fast_opener: bool,
+    /// Under time limits above 10 s, the fast engine runs a third pass whose cells also say
+    /// whether boxes block the way to the plan's next goal (see [`super::fast`]); on by
+    /// default, off to measure it.
+    pub fast_blocked: bool,
     /// The fast engine's hotspot advisor (the move that frees the most boxes standing in other
     /// boxes' way, see [`super::fast`]); on by default, off to measure it.
     pub fast_hotspots: bool,
@@ -157,6 +161,7 @@ impl Default for Config {
             fast_parking: true,
             fast_plan_check: true,
             fast_opener: true,
+            fast_blocked: true,
             fast_hotspots: true,
             dead_search: true,
             fast_pulls: true,

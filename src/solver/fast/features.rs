@@ -11,6 +11,16 @@
 //!   that has filled most goals waits behind cheaper ones that filled few (XSokoban at 10 s:
 //!   65 → 67, gaining 14 and 85, BENCHMARKS.md round seven).
 //!
+//! - **blocked** (only in searches that ask for it, the third pass of `super`): whether boxes
+//!   stand on the cheapest way to the plan's next goal (see `super::way`), 1 or 0. Clearing a
+//!   way takes a line of moves that pack nothing and often raise the matching bound (boxes go
+//!   far off, as the opener advisor moves them); in the cell of their packing prefix such
+//!   states wait behind cheaper ones that keep the way shut, and with cells of their own the
+//!   clearing line gets a turn every round (XSokoban 23: 4.8 s with these cells, 59 s
+//!   without; BENCHMARKS.md, round twenty-seven). A child's value is estimated from its
+//!   parent's way (`super::way::Way::blocked_after`). Counting the boxes on the way instead
+//!   (capped at 2, 3 or 8) split the cells finer and cost more levels than it gained.
+//!
 //! A cell is the whole vector; a state's cell depends on its boxes alone. Boxes on doorways
 //! (articulation squares of the floor) and obstructed links between rooms (FESS's room
 //! connectivity) were tried as cell dimensions and solved no more levels.
@@ -27,8 +37,8 @@ use crate::level::Dir;
 /// expansions per level, capping at 4 solved 31 levels against 27 uncapped (2: 30, 6: 30).
 pub const MAX_REGIONS: u16 = 4;
 
-/// A feature-space cell: (packing, connectivity, filled; 0 when not counted).
-pub type Cell = [u16; 3];
+/// A feature-space cell: (packing, connectivity, filled, blocked; 0 when not counted).
+pub type Cell = [u16; 4];
 
 /// Scratch for the region flood fill, and whether cells count the boxes on goals.
 pub struct Features {
@@ -40,6 +50,7 @@ pub struct Features {
     base: u32,
     seeds: Vec<u16>,
     filled: bool,
+    blocked: bool,
 }
 
 /// The regions of the free floor of one state.
@@ -51,10 +62,11 @@ pub struct Regions {
 }
 
 impl Features {
-    /// Scratch for the level of `a`; `filled` says whether cells count the boxes on goals.
-    pub fn new(a: &Analysis, filled: bool) -> Features {
+    /// Scratch for the level of `a`; `filled` says whether cells count the boxes on goals,
+    /// `blocked` whether they say that boxes block the way to the plan's next goal.
+    pub fn new(a: &Analysis, filled: bool, blocked: bool) -> Features {
         let n = a.squares();
-        Features { label: vec![0; n], generation: 0, queue: Vec::new(), base: 0, seeds: Vec::new(), filled }
+        Features { label: vec![0; n], generation: 0, queue: Vec::new(), base: 0, seeds: Vec::new(), filled, blocked }
     }
 
     /// Floods the free floor (squares with `occupied == 0`) and returns the number of regions
@@ -130,10 +142,20 @@ impl Features {
     }
 
     /// The cell of a state (boxes marked in `occupied`, `on_goals` of them on goals) whose
-    /// floor has `regions` regions.
-    pub fn cell(&self, plan: &PackingPlan, occupied: &[u8], regions: u16, on_goals: usize) -> Cell {
+    /// floor has `regions` regions; `blocked(packed)` says whether boxes stand on the way to
+    /// the plan's next goal once `packed` steps of it are done (asked only when cells say so).
+    pub fn cell(
+        &self,
+        plan: &PackingPlan,
+        occupied: &[u8],
+        regions: u16,
+        on_goals: usize,
+        blocked: impl FnOnce(u16) -> bool,
+    ) -> Cell {
+        let packed = plan.packed(occupied);
         let filled = if self.filled { on_goals as u16 } else { 0 };
-        [plan.packed(occupied), regions.min(MAX_REGIONS), filled]
+        let blocked = u16::from(self.blocked && blocked(packed));
+        [packed, regions.min(MAX_REGIONS), filled, blocked]
     }
 }
 
@@ -149,7 +171,7 @@ mod tests {
         let mut occupied = vec![0u8; a.squares()];
         let b = a.index_of(level.boxes()[0]);
         occupied[b] = 1;
-        let mut f = Features::new(&a, false);
+        let mut f = Features::new(&a, false, false);
         let p = a.index_of(level.player());
         let r = f.regions(&a, &occupied, p);
         assert_eq!(r.count, 2);
@@ -175,8 +197,10 @@ mod tests {
         let right = a.index_of(level.square_at(1, 3).unwrap());
         occupied[right] = 1;
         assert_eq!(plan.packed(&occupied), 0);
-        assert_eq!(Features::new(&a, true).cell(&plan, &occupied, 1, 1), [0, 1, 1]);
-        assert_eq!(Features::new(&a, false).cell(&plan, &occupied, 1, 1), [0, 1, 0]);
+        assert_eq!(Features::new(&a, true, false).cell(&plan, &occupied, 1, 1, |_| true), [0, 1, 1, 0]);
+        assert_eq!(Features::new(&a, false, false).cell(&plan, &occupied, 1, 1, |_| true), [0, 1, 0, 0]);
+        assert_eq!(Features::new(&a, false, true).cell(&plan, &occupied, 1, 1, |_| true), [0, 1, 0, 1]);
+        assert_eq!(Features::new(&a, false, true).cell(&plan, &occupied, 1, 1, |_| false), [0, 1, 0, 0]);
     }
 
     #[test]
@@ -193,8 +217,8 @@ mod tests {
                 occupied[b] = 1;
             }
             let player = a.index_of(level.player());
-            let mut f = Features::new(&a, false);
-            let mut reach = Features::new(&a, false);
+            let mut f = Features::new(&a, false, false);
+            let mut reach = Features::new(&a, false, false);
             let parent = f.regions(&a, &occupied, player);
             let mut moves: Vec<MacroMove> = Vec::new();
             let mut macros = Macros::new(a.squares());

@@ -37,8 +37,8 @@
 //!   still empty (a goal room's far entrance filled from outside: XSokoban 74 solved at 60 s;
 //!   round sixteen).
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
-//!   number of player regions), and in the second pass also the number of boxes on goals in
-//!   any order.
+//!   number of player regions), in the second pass also the number of boxes on goals in any
+//!   order, and in the third whether boxes block the cheapest way to the plan's next goal.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a state is expanded, the
 //!   boxes around the one just moved (up to six, linked through their 8-neighbourhoods) are
 //!   searched on their own, exhaustively within 400 positions; when they cannot all reach
@@ -113,6 +113,17 @@
 //!   `--no-hotspots` leaves the hotspot advisor out of the first pass. Counting the goals
 //!   filled in the second pass gives its out-of-order progress cells of its own: XSokoban at
 //!   10 s 65 → 67 (round seven).
+//!
+//!   Under a limit above 10 s a **third pass** runs after the second, for a fifth of the time
+//!   the first round leaves (10 s of 60 s), before the first goes on: the first pass's advice,
+//!   afresh, with cells that also say whether boxes stand on the cheapest way to the plan's
+//!   next goal (`way.rs`). Clearing that way is a line of moves that pack nothing and often
+//!   raise the matching bound; in the first pass such states wait in their packing cell
+//!   behind cheaper ones that leave the way shut, in the third they have cells of their own
+//!   (XSokoban 23 solved 3.5 s into it, not at all in 60 s before; at 60 s per level
+//!   XSokoban 83 → 84, BENCHMARKS.md round twenty-seven). In the first pass the same cells
+//!   slow the levels that need a long line there (XSokoban 52 unsolved at 60 s), which is
+//!   why it is a pass of its own. `--no-blocked-cells` leaves it out.
 //!
 //! Invariants: the transposition table stores full keys (box bitset over the live squares plus
 //! the normalised player square), never just a hash. Nodes keep parent links and the macro
@@ -206,13 +217,27 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
         // A long limit: the first round as under a short one, then the first pass goes on.
         let (part, whole) = FIRST_PASS;
         let mut second_spent = None;
+        // The third pass gets a share of what the first round leaves (none when it is off).
+        let third = match config.fast_blocked {
+            true => left.unwrap_or_default().saturating_sub(FIRST_ROUND) / THIRD_PASS_SHARE,
+            false => std::time::Duration::ZERO,
+        };
         let mut second = |learned: &mut search::Learned, held: usize| {
-            let second_config = Config {
-                time_limit: Some(FIRST_ROUND * (whole - part) / whole),
-                memory_limit: config.memory_limit.map(|m| m.saturating_sub(held)),
-                ..config.clone()
-            };
-            let r = search::run(level, a, &plan, &hot, &second_config, passes[1], learned, None);
+            let memory_limit = config.memory_limit.map(|m| m.saturating_sub(held));
+            let mut spent = Stats::default();
+            let mut r = Err(SolveError::Timeout(Stats::default()));
+            for (weights, time) in [(passes[1], FIRST_ROUND * (whole - part) / whole), (passes[2], third)] {
+                if time.is_zero() {
+                    continue;
+                }
+                let pass_config = Config { time_limit: Some(time), memory_limit, ..config.clone() };
+                r = search::run(level, a, &plan, &hot, &pass_config, weights, learned, None);
+                search::stats_of(&mut r).add(&spent);
+                match &r {
+                    Err(SolveError::Timeout(stats)) => spent = stats.clone(),
+                    _ => break,
+                }
+            }
             if let Err(SolveError::Timeout(stats)) = &r {
                 second_spent = Some(stats.clone());
             }
@@ -226,6 +251,8 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
         }
         r
     } else {
+        // Short limits: the first two passes, one after the other.
+        let passes = &passes[..2];
         let mut pass = 0;
         loop {
             let (part, whole) = if pass + 1 < passes.len() { FIRST_PASS } else { (1, 1) };
@@ -326,6 +353,10 @@ const FIRST_PASS: (u32, u32) = (3, 5);
 /// pass 36 s and left the second waiting until then (XSokoban 77, solved by it in 3 s, at
 /// 39 s).
 const FIRST_ROUND: std::time::Duration = std::time::Duration::from_secs(10);
+/// Under a long limit, the third pass (the first pass's advice with the blocked feature, see
+/// [`passes`]) runs after the second, for this fraction of the time the first round leaves
+/// (10 s of a 60 s limit).
+const THIRD_PASS_SHARE: u32 = 5;
 
 /// The expansions of a sprint (see the module docs): XSokoban 39's sprint at 21 of 25 goals
 /// solves in 128; 3,000 solve no more of the nine levels unsolved at 60 s (run at 30 s) than
@@ -334,12 +365,15 @@ pub(super) const SPRINT_EXPANSIONS: u64 = 500;
 
 /// The passes' weights (see the module docs): the first with the hotspot advisor (unless
 /// `config` turns it off) and a mild distance advisor, the second with a full-strength
-/// distance advisor, no hotspots, and the goals filled in any order as a feature.
-fn passes(config: &Config) -> [Weights; 2] {
+/// distance advisor, no hotspots, and the goals filled in any order as a feature; the third,
+/// run under long limits only, the first's advice with the blocked feature.
+fn passes(config: &Config) -> [Weights; 3] {
     let hotspots = config.fast_hotspots.then_some(1);
     let sprint = config.fast_sprints.then_some(SPRINT_EXPANSIONS);
+    let first = Weights { hotspots, distance: Some(2), filled: false, blocked: false, other: 3, sprint };
     [
-        Weights { hotspots, distance: Some(2), filled: false, other: 3, sprint },
-        Weights { hotspots: None, distance: Some(0), filled: true, other: 1, sprint },
+        first,
+        Weights { hotspots: None, distance: Some(0), filled: true, blocked: false, other: 1, sprint },
+        Weights { blocked: true, ..first },
     ]
 }

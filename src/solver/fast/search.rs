@@ -747,6 +747,9 @@ pub struct Weights {
     /// Whether the feature-space cell counts the boxes on goals in any order (see
     /// [`super::features`]).
     pub filled: bool,
+    /// Whether the feature-space cell says that boxes block the way to the plan's next goal
+    /// (see [`super::features`]).
+    pub blocked: bool,
     /// A move no advisor names.
     pub other: u32,
     /// Expansions for a sprint from each state that beats the search's best count of boxes on
@@ -781,7 +784,7 @@ pub fn run(
     let started = Instant::now();
     let n = a.squares();
     let words = keyed::words(a);
-    let mut features = Features::new(a, weights.filled);
+    let mut features = Features::new(a, weights.filled, weights.blocked);
     let mut macros = Macros::new(n);
     let mut hungarian = Hungarian::default();
     let mut search = Search { states: Keyed::new(a), cells: BTreeMap::new(), queued: 0, stats: Stats::default() };
@@ -827,7 +830,7 @@ pub fn run(
     };
     let regions = features.regions(a, &occupied, a.index_of(level.player()));
     let on_goals = boxes.iter().filter(|&&b| (b as usize) < a.goals()).count();
-    let cell = features.cell(plan, &occupied, regions.count, on_goals);
+    let cell = features.cell(plan, &occupied, regions.count, on_goals, |_| false);
     let root = Node { parent: ROOT, from: 0, to: 0, dir: 0, expanded: false, player: regions.player, weight: 0 };
     let hash = hash_key(&key);
     let id = search.insert(&key, root, hash);
@@ -1071,7 +1074,7 @@ pub fn run(
                 }
             }
             let parent_regions = features.regions(a, &occupied, node.player as usize).count;
-            let parent_cell = features.cell(plan, &occupied, parent_regions, on_goals);
+            let parent_cell = features.cell(plan, &occupied, parent_regions, on_goals, |_| false);
 
             // A PI-corral: some barrier box must be pushed first, so only those move.
             restricted.clear();
@@ -1108,6 +1111,14 @@ pub fn run(
                 }
             }
 
+            // The cheapest way to the plan's next goal and the boxes on it, for the opener and
+            // the blocked feature.
+            let obstacles = if config.fast_opener || weights.blocked {
+                way.search(a, plan, parent_cell[0], &occupied, node.player as usize).map(|f| f.obstacles)
+            } else {
+                None
+            };
+            let opening = config.fast_opener && obstacles.is_some_and(|o| o > 0);
             children.clear();
             child_keys.clear();
             let parent_hot = match weights.hotspots {
@@ -1148,7 +1159,7 @@ pub fn run(
                     let regions = features.child_regions(a, parent_regions, m);
                     #[cfg(debug_assertions)]
                     {
-                        let mut check = Features::new(a, false);
+                        let mut check = Features::new(a, false, false);
                         let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
                         let full = check.regions(a, &occupied, player_square);
                         debug_assert_eq!((full.count, full.player), (regions.count, regions.player));
@@ -1208,7 +1219,11 @@ pub fn run(
                             let tail = met.map(|(i, y)| learned.backward.pushes_from(a, i, y)).unwrap_or_default();
                             return finish(level, a, &search, &mut macros, goal, &tail, started);
                         }
-                        let cell = features.cell(plan, &occupied, regions.count, child_on_goals);
+                        // A child that packs has a new next goal, whose way is not known yet.
+                        let blocked = |packed| {
+                            packed == parent_cell[0] && obstacles.is_some_and(|o| way.blocked_after(o, from, to))
+                        };
+                        let cell = features.cell(plan, &occupied, regions.count, child_on_goals, blocked);
                         let hotspots = match weights.hotspots {
                             Some(_) => hot.moved(&boxes, a.goals(), &hot_counts, row, to),
                             None => 0,
@@ -1237,10 +1252,6 @@ pub fn run(
             // the advisor's next choice is tried.
             // Opener: when boxes stand on the cheapest way to the plan's next goal, move one
             // of them off it.
-            let opening = config.fast_opener
-                && way
-                    .search(a, plan, parent_cell[0], &occupied, node.player as usize)
-                    .is_some_and(|f| f.obstacles > 0);
             let next_goal = plan.steps.get(parent_cell[0] as usize).map(|step| step.goal as usize);
             let opens = |c: &Child| opening && way.blocks(c.m.from as usize) && !way.on_way(c.m.to as usize);
             // Each advisor's candidates, keyed (score, bound, pushes, child) and taken smallest
@@ -1715,7 +1726,8 @@ mod tests {
         let mut boxes: Vec<u16> = level.boxes().iter().map(|&b| a.index_of(b) as u16).collect();
         boxes.sort_unstable();
         let player = a.index_of(level.player()) as u16;
-        let weights = Weights { hotspots: Some(1), distance: Some(2), filled: false, other: 3, sprint: None };
+        let weights =
+            Weights { hotspots: Some(1), distance: Some(2), filled: false, blocked: true, other: 3, sprint: None };
         let config = Config::default();
         let r = sprint(&level, &a, &hot, &config, weights, (&boxes, player), (SPRINT_EXPANSIONS, 0), Instant::now());
         let Sprint::Solved(tail, stats) = r else { panic!("the sprint should finish the state") };
@@ -1739,7 +1751,8 @@ mod tests {
         let plan = plan(&level, &a, &config, Instant::now()).unwrap();
         let hot = Hotspots::empty(&a);
         let mut learned = Learned::new(&a, Backward::none());
-        let weights = Weights { hotspots: None, distance: Some(0), filled: true, other: 1, sprint: None };
+        let weights =
+            Weights { hotspots: None, distance: Some(0), filled: true, blocked: false, other: 1, sprint: None };
         let mut calls = 0;
         let mut second = |_: &mut Learned, _: usize| {
             calls += 1;

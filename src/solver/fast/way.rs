@@ -230,6 +230,17 @@ impl Way {
     pub fn on_way(&self, s: usize) -> bool {
         self.on_way[s] == self.current
     }
+
+    /// Whether boxes still stand on the way the last search found (with `obstacles` boxes on
+    /// it) once the box on `from` moves to `to` without packing: one fewer when that box
+    /// leaves the way, one more when another box moves onto it. An estimate of the way a
+    /// search of the new position would find, for the features of a state's children (a
+    /// search per child would cost as much as the rest of the expansion).
+    pub fn blocked_after(&self, obstacles: u32, from: usize, to: usize) -> bool {
+        let off = self.blocks(from) && !self.on_way(to);
+        let on = !self.blocks(from) && self.on_way(to);
+        obstacles + u32::from(on) > u32::from(off)
+    }
 }
 
 #[cfg(test)]
@@ -268,6 +279,25 @@ mod tests {
         let blocking: Vec<usize> = level.boxes().iter().map(|b| a.index_of(*b)).filter(|&s| way.blocks(s)).collect();
         assert_eq!(blocking.len(), 1, "exactly one of the two boxes is in the other's way");
         assert!(way.on_way(blocking[0]));
+    }
+
+    #[test]
+    fn a_move_off_the_way_unblocks_it_and_one_onto_it_blocks_it() {
+        // Whichever box goes first, the other stands on its way; column 8 is off the way.
+        let (level, a, plan, occupied) = setup("##########\n#..  $$@ #\n##########\n");
+        let mut way = Way::new(a.squares());
+        let player = a.index_of(level.player());
+        let found = way.search(&a, &plan, 0, &occupied, player).expect("a way exists");
+        assert_eq!(found.obstacles, 1);
+        let boxes: Vec<usize> = level.boxes().iter().map(|b| a.index_of(*b)).collect();
+        let (blocking, mover) = if way.blocks(boxes[0]) { (boxes[0], boxes[1]) } else { (boxes[1], boxes[0]) };
+        let (off, on) = (a.index_of(level.square_at(1, 8).unwrap()), a.index_of(level.square_at(1, 3).unwrap()));
+        assert!(!way.on_way(off) && way.on_way(on));
+        assert!(!way.blocked_after(1, blocking, off), "the obstacle left the way");
+        assert!(way.blocked_after(1, blocking, on), "the obstacle moved along the way");
+        assert!(way.blocked_after(1, mover, off), "the obstacle stays");
+        assert!(way.blocked_after(0, mover, on), "a box moved onto a clear way blocks it");
+        assert!(!way.blocked_after(0, mover, off));
     }
 
     #[test]
