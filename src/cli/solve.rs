@@ -85,8 +85,9 @@ pub struct SearchArgs {
     /// Fast engine: no opener advisor (to measure its effect).
     #[arg(long)]
     pub no_opener: bool,
-    /// Fast engine: under time limits above 10 s, no third pass with cells of their own for
-    /// states whose way to the plan's next goal is blocked by boxes (to measure its effect).
+    /// Fast engine: under time limits above 10 s, no closing third pass with cells of their
+    /// own for states whose way to the plan's next goal is blocked by boxes (to measure its
+    /// effect).
     #[arg(long)]
     pub no_blocked_cells: bool,
     /// Fast engine: no hotspot advisor (to measure its effect).

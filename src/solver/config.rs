@@ -119,8 +119,8 @@ pub struct Config {
     /// The fast engine's opener advisor (moves a box off the way to the plan's next goal); on
     /// by default, off to measure it.
     pub fast_opener: bool,
-    /// Under time limits above 10 s, the fast engine runs a third pass whose cells also say
-    /// whether boxes block the way to the plan's next goal (see [`super::fast`]); on by
+    /// Under time limits above 10 s, the fast engine ends with a third pass whose cells also
+    /// say whether boxes block the way to the plan's next goal (see [`super::fast`]); on by
     /// default, off to measure it.
     pub fast_blocked: bool,
     /// The fast engine's hotspot advisor (the move that frees the most boxes standing in other

@@ -114,16 +114,19 @@
 //!   filled in the second pass gives its out-of-order progress cells of its own: XSokoban at
 //!   10 s 65 → 67 (round seven).
 //!
-//!   Under a limit above 10 s a **third pass** runs after the second, for a fifth of the time
-//!   the first round leaves (10 s of 60 s), before the first goes on: the first pass's advice,
+//!   Under a limit above 10 s a **third pass** has the last eighth of the time the first round
+//!   leaves (the last 6.25 s of 60 s; the first pass stops for it): the first pass's advice,
 //!   afresh, with cells that also say whether boxes stand on the cheapest way to the plan's
 //!   next goal (`way.rs`). Clearing that way is a line of moves that pack nothing and often
 //!   raise the matching bound; in the first pass such states wait in their packing cell
 //!   behind cheaper ones that leave the way shut, in the third they have cells of their own
-//!   (XSokoban 23 solved 3.5 s into it, not at all in 60 s before; at 60 s per level
-//!   XSokoban 83 → 84, BENCHMARKS.md round twenty-seven). In the first pass the same cells
-//!   slow the levels that need a long line there (XSokoban 52 unsolved at 60 s), which is
-//!   why it is a pass of its own. `--no-blocked-cells` leaves it out.
+//!   (XSokoban 23 solved 3.5 s into it, not at all in 60 s before). In the first pass the
+//!   same cells slow the levels that need a long line there (XSokoban 52 unsolved at 60 s),
+//!   which is why it is a pass of its own; and it comes last because the first pass solves
+//!   its levels early or not at all (in round twenty-six's runs at 60 s per level, only
+//!   XSokoban 41 at 46 s and Sasquatch 25 at 47 s after 40 s, and 23 just past 60 s, which
+//!   the third pass solves). BENCHMARKS.md, round twenty-seven.
+//!   `--no-blocked-cells` leaves it out.
 //!
 //! Invariants: the transposition table stores full keys (box bitset over the live squares plus
 //! the normalised player square), never just a hash. Nodes keep parent links and the macro
@@ -217,37 +220,37 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
         // A long limit: the first round as under a short one, then the first pass goes on.
         let (part, whole) = FIRST_PASS;
         let mut second_spent = None;
-        // The third pass gets a share of what the first round leaves (none when it is off).
-        let third = match config.fast_blocked {
-            true => left.unwrap_or_default().saturating_sub(FIRST_ROUND) / THIRD_PASS_SHARE,
-            false => std::time::Duration::ZERO,
-        };
         let mut second = |learned: &mut search::Learned, held: usize| {
-            let memory_limit = config.memory_limit.map(|m| m.saturating_sub(held));
-            let mut spent = Stats::default();
-            let mut r = Err(SolveError::Timeout(Stats::default()));
-            for (weights, time) in [(passes[1], FIRST_ROUND * (whole - part) / whole), (passes[2], third)] {
-                if time.is_zero() {
-                    continue;
-                }
-                let pass_config = Config { time_limit: Some(time), memory_limit, ..config.clone() };
-                r = search::run(level, a, &plan, &hot, &pass_config, weights, learned, None);
-                search::stats_of(&mut r).add(&spent);
-                match &r {
-                    Err(SolveError::Timeout(stats)) => spent = stats.clone(),
-                    _ => break,
-                }
-            }
+            let second_config = Config {
+                time_limit: Some(FIRST_ROUND * (whole - part) / whole),
+                memory_limit: config.memory_limit.map(|m| m.saturating_sub(held)),
+                ..config.clone()
+            };
+            let r = search::run(level, a, &plan, &hot, &second_config, passes[1], learned, None);
             if let Err(SolveError::Timeout(stats)) = &r {
                 second_spent = Some(stats.clone());
             }
             r
         };
+        // The third pass has the last part of the limit (none when it is off).
+        let third = match config.fast_blocked {
+            true => left.unwrap_or_default().saturating_sub(FIRST_ROUND) / THIRD_PASS_SHARE,
+            false => std::time::Duration::ZERO,
+        };
         let detour = search::Detour { at: FIRST_ROUND * part / whole, run: &mut second };
-        let first_config = Config { time_limit: left, ..config.clone() };
+        let first_config = Config { time_limit: left.map(|t| t.saturating_sub(third)), ..config.clone() };
         let mut r = search::run(level, a, &plan, &hot, &first_config, passes[0], &mut learned, Some(detour));
         if let Some(stats) = &second_spent {
             search::stats_of(&mut r).add(stats);
+        }
+        if let Err(SolveError::Timeout(stats)) = &r
+            && !third.is_zero()
+        {
+            let spent = stats.clone();
+            let rest = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
+            let third_config = Config { time_limit: rest, ..config.clone() };
+            r = search::run(level, a, &plan, &hot, &third_config, passes[2], &mut learned, None);
+            search::stats_of(&mut r).add(&spent);
         }
         r
     } else {
@@ -354,9 +357,11 @@ const FIRST_PASS: (u32, u32) = (3, 5);
 /// 39 s).
 const FIRST_ROUND: std::time::Duration = std::time::Duration::from_secs(10);
 /// Under a long limit, the third pass (the first pass's advice with the blocked feature, see
-/// [`passes`]) runs after the second, for this fraction of the time the first round leaves
-/// (10 s of a 60 s limit).
-const THIRD_PASS_SHARE: u32 = 5;
+/// [`passes`]) runs last, for this fraction of the time the first round leaves (the last
+/// 6.25 s of a 60 s limit). XSokoban at 60 s: 84 with an eighth (23 solved 3.2 s into the
+/// pass, 41 by the first pass at 53.5 s), 83 with a fifth (23 in, 41 out: the first pass
+/// stopped at 50 s); BENCHMARKS.md, round twenty-seven.
+const THIRD_PASS_SHARE: u32 = 8;
 
 /// The expansions of a sprint (see the module docs): XSokoban 39's sprint at 21 of 25 goals
 /// solves in 128; 3,000 solve no more of the nine levels unsolved at 60 s (run at 30 s) than
