@@ -1727,7 +1727,7 @@ mod tests {
         boxes.sort_unstable();
         let player = a.index_of(level.player()) as u16;
         let weights =
-            Weights { hotspots: Some(1), distance: Some(2), filled: false, blocked: true, other: 3, sprint: None };
+            Weights { hotspots: Some(1), distance: Some(2), filled: false, blocked: false, other: 3, sprint: None };
         let config = Config::default();
         let r = sprint(&level, &a, &hot, &config, weights, (&boxes, player), (SPRINT_EXPANSIONS, 0), Instant::now());
         let Sprint::Solved(tail, stats) = r else { panic!("the sprint should finish the state") };
