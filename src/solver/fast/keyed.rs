@@ -82,7 +82,9 @@ impl<N: Node> Keyed<N> {
                 return None;
             }
             let id = (s >> 32) as u32;
-            if s as u32 == want && self.key(id) == words {
+            // Word by word: keys are a few words, and a call to the library's comparison
+            // for each candidate cost more than the comparison.
+            if s as u32 == want && self.key(id).iter().zip(words).all(|(x, y)| x == y) {
                 return Some(id);
             }
             i = (i + 1) & mask;
