@@ -120,7 +120,7 @@
 //!   next goal (`way.rs`). Clearing that way is a line of moves that pack nothing and often
 //!   raise the matching bound; in the first pass such states wait in their packing cell
 //!   behind cheaper ones that leave the way shut, in the third they have cells of their own
-//!   (XSokoban 23 solved 3.5 s into it, not at all in 60 s before). In the first pass the
+//!   (XSokoban 23 solved 3.1–3.5 s into it, not at all in 60 s before). In the first pass the
 //!   same cells slow the levels that need a long line there (XSokoban 52 unsolved at 60 s),
 //!   which is why it is a pass of its own; and it comes last because the first pass solves
 //!   its levels early or not at all (in round twenty-six's runs at 60 s per level, only
