@@ -108,6 +108,11 @@ pub struct SearchArgs {
     /// that put the most boxes on goals) (to measure their effect).
     #[arg(long)]
     pub no_sprints: bool,
+    /// Fast engine: under time limits above 10 s, no staging advisor (a box of a pair
+    /// standing in each other's way at the start stepping aside before the first goal is
+    /// filled) (to measure its effect).
+    #[arg(long)]
+    pub no_staging: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long)]
@@ -193,6 +198,7 @@ impl SearchArgs {
             dead_search: !self.no_dead_search,
             fast_aware: !self.no_aware_distances,
             fast_sprints: !self.no_sprints,
+            fast_staging: !self.no_staging,
             moves_tiebreak: !self.no_moves_tiebreak,
         })
     }

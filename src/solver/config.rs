@@ -141,6 +141,10 @@ pub struct Config {
     /// that puts more boxes on goals than any before it, when few are left to place (see
     /// [`super::fast`]); on by default, off to measure them.
     pub fast_sprints: bool,
+    /// Under time limits above 10 s, the fast engine's staging advisor in its first pass:
+    /// before the plan's first goal is filled, a box of a pair that stands in each other's way
+    /// steps aside (see [`super::fast`]); on by default, off to measure it.
+    pub fast_staging: bool,
 }
 
 impl Default for Config {
@@ -167,6 +171,7 @@ impl Default for Config {
             fast_pulls: true,
             fast_aware: true,
             fast_sprints: true,
+            fast_staging: true,
         }
     }
 }

@@ -74,7 +74,11 @@
 //!   (progress along the plan), connectivity (fewer player regions), the opener of `way.rs`
 //!   (moves a box off the cheapest way to the plan's next goal, as far from that goal as it
 //!   goes: XSokoban at 60 s 82 → 83, round twenty-five), hotspots (the move that leaves
-//!   the fewest hotspots) and distance (the largest drop of the matching bound). A move's cost
+//!   the fewest hotspots), distance (the largest drop of the matching bound) and staging
+//!   (`staging.rs`: while no goal of the plan is filled, a box of a pair that stands in each
+//!   other's way at the start steps aside, off its partner's way: XSokoban at 60 s 84 → 85,
+//!   gaining 28, round twenty-nine; only under limits above 10 s, see [`solve_from`];
+//!   `--no-staging` leaves it out). A move's cost
 //!   is its advisor's weight, the least when several name it, and a state's weight is the sum
 //!   along its line. Within a cell, ties on weight go to the smaller matching bound, then to
 //!   the newer state. Children that are states expanded already get no matching and no advice.
@@ -101,7 +105,8 @@
 //!   gets what the first left), sharing the plan and what the first learned. Under a time
 //!   limit above 10 s the two share the first 10 s so (the second run from inside the first,
 //!   which waits in memory: `search::Detour`) and the first then goes on to the limit:
-//!   1. packing, connectivity and the opener cost 0, hotspots 1, distance 2, any other move 3;
+//!   1. packing, connectivity, the opener (and staging under a long limit) cost 0,
+//!      hotspots 1, distance 2, any other move 3;
 //!   2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
 //!      cells count the boxes on goals too (the `filled` feature).
 //!
@@ -147,6 +152,7 @@ mod packing;
 mod pull;
 mod raw;
 mod search;
+mod staging;
 mod way;
 
 use super::{Config, Mode, Solution, SolveError, Stats, astar};
@@ -239,7 +245,12 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
         };
         let detour = search::Detour { at: FIRST_ROUND * part / whole, run: &mut second };
         let first_config = Config { time_limit: left.map(|t| t.saturating_sub(third)), ..config.clone() };
-        let mut r = search::run(level, a, &plan, &hot, &first_config, passes[0], &mut learned, Some(detour));
+        // Under a long limit the first pass also takes the staging advisor's moves: they
+        // delay the plan's direct attempts by seconds (XSokoban 61 solved at 17 s instead of
+        // 4 s, so not at all under 10 s) and pay off in the searches that stall on them
+        // (XSokoban at 60 s 84 → 85, gaining 28 and losing none; round twenty-nine).
+        let first = Weights { staging: config.fast_staging.then_some(0), ..passes[0] };
+        let mut r = search::run(level, a, &plan, &hot, &first_config, first, &mut learned, Some(detour));
         if let Some(stats) = &second_spent {
             search::stats_of(&mut r).add(stats);
         }
@@ -375,10 +386,10 @@ pub(super) const SPRINT_EXPANSIONS: u64 = 500;
 fn passes(config: &Config) -> [Weights; 3] {
     let hotspots = config.fast_hotspots.then_some(1);
     let sprint = config.fast_sprints.then_some(SPRINT_EXPANSIONS);
-    let first = Weights { hotspots, distance: Some(2), filled: false, blocked: false, other: 3, sprint };
+    let first = Weights { hotspots, distance: Some(2), filled: false, blocked: false, other: 3, sprint, staging: None };
     [
         first,
-        Weights { hotspots: None, distance: Some(0), filled: true, blocked: false, other: 1, sprint },
+        Weights { hotspots: None, distance: Some(0), filled: true, blocked: false, other: 1, sprint, staging: None },
         Weights { blocked: true, ..first },
     ]
 }

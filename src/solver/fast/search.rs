@@ -21,6 +21,7 @@ use super::macros::{MacroMove, Macros};
 use super::packing::PackingPlan;
 use super::pull::{Backward, Found};
 use super::raw::{NONE, RawIndex, Stamps};
+use super::staging::{self, Aside};
 use super::way::Way;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{BuildOptions, Dir, Level};
@@ -755,6 +756,9 @@ pub struct Weights {
     /// Expansions for a sprint from each state that beats the search's best count of boxes on
     /// goals (see [`sprint`]); `None` for no sprints (and inside one).
     pub sprint: Option<u64>,
+    /// The staging advisor's move (a box of a pair in each other's way stepping aside while
+    /// no goal of the plan is filled, see [`super::staging`]), `None` when it takes no part.
+    pub staging: Option<u32>,
 }
 
 /// The advisors' slots, in the order they choose.
@@ -763,7 +767,8 @@ const CONNECTIVITY: usize = 1;
 const DISTANCE: usize = 2;
 const OPENER: usize = 3;
 const HOTSPOTS: usize = 4;
-const ADVISORS: usize = 5;
+const STAGING: usize = 5;
+const ADVISORS: usize = 6;
 
 /// Runs the search. The level must have as many boxes as goals under the standard rule, with
 /// deadlock pruning sound (the caller checks). `weights` says which optional advisors take part
@@ -872,6 +877,18 @@ pub fn run(
     let mut sprinted = 0u64;
     slot_weights[DISTANCE] = weights.distance;
     slot_weights[HOTSPOTS] = weights.hotspots;
+    slot_weights[STAGING] = weights.staging;
+    // The staging advisor's moves, worked out once for the start's boxes.
+    let asides = match weights.staging {
+        Some(_) => {
+            let mut starts = vec![false; n];
+            for b in level.boxes() {
+                starts[a.index_of(*b)] = true;
+            }
+            staging::staging_moves(a, &starts)
+        }
+        None => Vec::new(),
+    };
     loop {
         round.clear();
         round.extend(search.cells.keys().copied());
@@ -1254,6 +1271,9 @@ pub fn run(
             // of them off it.
             let next_goal = plan.steps.get(parent_cell[0] as usize).map(|step| step.goal as usize);
             let opens = |c: &Child| opening && way.blocks(c.m.from as usize) && !way.on_way(c.m.to as usize);
+            // Staging: before the plan's first goal is filled, a box of a pair in each other's
+            // way steps aside (the fewest pushes first when several may).
+            let staging = !asides.is_empty() && parent_cell[0] == 0;
             // Each advisor's candidates, keyed (score, bound, pushes, child) and taken smallest
             // first. Keys start from the children's lower bounds and a candidate gets its exact
             // matching when it comes first (one with none is dead and no candidate), then goes
@@ -1278,6 +1298,9 @@ pub fn run(
                 let gain = parent_h - i64::from(c.h);
                 if weights.distance.is_some() && gain > 0 {
                     lists[DISTANCE].push(Reverse((-gain, c.h, c.m.pushes, i)));
+                }
+                if staging && asides.contains(&Aside { from: c.m.from, to: c.m.to }) {
+                    lists[STAGING].push(Reverse((i64::from(c.m.pushes), c.h, c.m.pushes, i)));
                 }
                 if opens(c) {
                     lists[OPENER].push(Reverse((opener_score(a, next_goal, c.m.to as usize), c.h, c.m.pushes, i)));
@@ -1726,8 +1749,15 @@ mod tests {
         let mut boxes: Vec<u16> = level.boxes().iter().map(|&b| a.index_of(b) as u16).collect();
         boxes.sort_unstable();
         let player = a.index_of(level.player()) as u16;
-        let weights =
-            Weights { hotspots: Some(1), distance: Some(2), filled: false, blocked: false, other: 3, sprint: None };
+        let weights = Weights {
+            hotspots: Some(1),
+            distance: Some(2),
+            filled: false,
+            blocked: false,
+            other: 3,
+            sprint: None,
+            staging: Some(0),
+        };
         let config = Config::default();
         let r = sprint(&level, &a, &hot, &config, weights, (&boxes, player), (SPRINT_EXPANSIONS, 0), Instant::now());
         let Sprint::Solved(tail, stats) = r else { panic!("the sprint should finish the state") };
@@ -1751,8 +1781,15 @@ mod tests {
         let plan = plan(&level, &a, &config, Instant::now()).unwrap();
         let hot = Hotspots::empty(&a);
         let mut learned = Learned::new(&a, Backward::none());
-        let weights =
-            Weights { hotspots: None, distance: Some(0), filled: true, blocked: false, other: 1, sprint: None };
+        let weights = Weights {
+            hotspots: None,
+            distance: Some(0),
+            filled: true,
+            blocked: false,
+            other: 1,
+            sprint: None,
+            staging: None,
+        };
         let mut calls = 0;
         let mut second = |_: &mut Learned, _: usize| {
             calls += 1;

@@ -1,0 +1,260 @@
+//! Staging: boxes that stand in each other's way at the start, and where one of each pair
+//! should step aside (the staging advisor).
+//!
+//! Two boxes are *in each other's way* when each stands on a square the other needs to reach
+//! the goals: on a shortest way of its pushes to the nearest goal (on the bare board), or on a
+//! square the player pushes it from along such a way. Boxes in a row in a corridor are the
+//! common case: the front box cannot be pushed on with the one behind it standing where the
+//! player must be, and the one behind cannot pass the front one. Neither can go first, so one
+//! has to step aside before either reaches its goal. The packing plan, worked out backwards
+//! from the solved position, cannot see this (it moves one box at a time, the others on their
+//! goals), and the packing advisor keeps the search on lines that try the plan's first goals
+//! from the start position.
+//!
+//! For each such pair the box farther from the goals (it goes later anyway) is sent to the
+//! square it can reach with the fewest pushes that is off its partner's way, no goal, and does
+//! not cut the floor in two. The search's staging advisor names that move while no goal of
+//! the plan is filled yet, in the first pass under limits above 10 s (under 10 s it delays
+//! the plan's direct attempts more than it helps). Advice only: the plan does not wait for it. Made steps of the plan
+//! instead (the packing feature counting them), these moves solved XSokoban 41 in 4.7 s
+//! (45 s without), but every level whose pairs are only apparent was held back until they
+//! were made (BENCHMARKS.md, round twenty-eight); as advice at cost 0 before the first goal,
+//! XSokoban at 60 s per level 84 → 85 (round twenty-nine).
+//!
+//! Everything here is static and relaxed (the player may stand anywhere the walls and the
+//! moving box allow): the moves are advice, the search decides.
+
+use std::collections::VecDeque;
+
+use super::raw::{NONE, RawIndex};
+use crate::analysis::Analysis;
+use crate::level::Dir;
+
+/// A box that should step aside: from the square it starts on to the square it should wait on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aside {
+    pub from: u16,
+    pub to: u16,
+}
+
+/// The staging moves for the boxes on the squares marked in `starts`: for each box farther
+/// from the goals than a partner it stands in each other's way with, where it should go, in
+/// the order it should go (the farthest first). Boxes on goals are left alone.
+pub fn staging_moves(a: &Analysis, starts: &[bool]) -> Vec<Aside> {
+    let n = a.squares();
+    let goals = a.goals();
+    let nearest: Vec<u16> = (0..n).map(|s| (0..goals).map(|g| a.dist(g, s)).min().unwrap_or(NONE)).collect();
+    let boxes: Vec<usize> = (goals..n).filter(|&s| starts[s] && nearest[s] != NONE).collect();
+    let mut scratch = BoxSearch::new(n);
+    let ways: Vec<Vec<bool>> = boxes.iter().map(|&b| way_of(a, &nearest, b, &mut scratch)).collect();
+    // The boxes to stage (indices into `boxes`), each with the partners whose way it is in.
+    let mut staged: Vec<(usize, Vec<usize>)> = Vec::new();
+    for (i, &x) in boxes.iter().enumerate() {
+        for (j, &y) in boxes.iter().enumerate().skip(i + 1) {
+            if !(ways[i][y] && ways[j][x]) {
+                continue;
+            }
+            let (far, partner) = if (nearest[x], x) > (nearest[y], y) { (i, j) } else { (j, i) };
+            match staged.iter_mut().find(|(k, _)| *k == far) {
+                Some((_, partners)) => partners.push(partner),
+                None => staged.push((far, vec![partner])),
+            }
+        }
+    }
+    staged.sort_by_key(|&(k, _)| (std::cmp::Reverse(nearest[boxes[k]]), boxes[k]));
+    // Each box steps aside with the earlier ones where they were sent.
+    let mut occupied: Vec<bool> = starts.to_vec();
+    let mut moves = Vec::new();
+    for (k, partners) in staged {
+        let b = boxes[k];
+        let off = |s: usize| partners.iter().all(|&p| !ways[p][s]);
+        occupied[b] = false;
+        let to = scratch.nearest_square(a, &nearest, &occupied, b, |s, occupied, search| {
+            s != b && s >= goals && off(s) && !search.cuts(a, occupied, s)
+        });
+        match to {
+            Some(t) => {
+                occupied[t] = true;
+                moves.push(Aside { from: b as u16, to: t as u16 });
+            }
+            None => occupied[b] = true,
+        }
+    }
+    moves
+}
+
+/// The squares box `b` needs on its way to the nearest goal: every square on a shortest way of
+/// its pushes (on the bare board) but its own, and the squares the player pushes from.
+fn way_of(a: &Analysis, nearest: &[u16], b: usize, scratch: &mut BoxSearch) -> Vec<bool> {
+    let n = a.squares();
+    let from_b = scratch.bare_distances(a, b);
+    let on_path = |s: usize| from_b[s] != NONE && nearest[s] != NONE && from_b[s] + nearest[s] == nearest[b];
+    let mut way = vec![false; n];
+    for s in (0..n).filter(|&s| on_path(s)) {
+        if s != b {
+            way[s] = true;
+        }
+        for d in Dir::ALL {
+            let t = a.nb(s, d);
+            let p = a.nb(s, d.opposite());
+            if t == NONE || p == NONE || !on_path(t as usize) {
+                continue;
+            }
+            let t = t as usize;
+            if from_b[t] == from_b[s] + 1 && nearest[t] + 1 == nearest[s] && p as usize != b {
+                way[p as usize] = true;
+            }
+        }
+    }
+    way
+}
+
+/// Scratch for the box searches.
+struct BoxSearch {
+    dist: Vec<u16>,
+    queue: VecDeque<usize>,
+    flood: Vec<bool>,
+    stack: Vec<usize>,
+}
+
+impl BoxSearch {
+    fn new(n: usize) -> BoxSearch {
+        BoxSearch { dist: vec![NONE; n], queue: VecDeque::new(), flood: vec![false; n], stack: Vec::new() }
+    }
+
+    /// Pushes from `b` to every square on the bare board (the player anywhere).
+    fn bare_distances(&mut self, a: &Analysis, b: usize) -> Vec<u16> {
+        let mut dist = vec![NONE; a.squares()];
+        dist[b] = 0;
+        self.queue.clear();
+        self.queue.push_back(b);
+        while let Some(s) = self.queue.pop_front() {
+            for d in Dir::ALL {
+                let (t, p) = (a.nb(s, d), a.nb(s, d.opposite()));
+                if t != NONE && p != NONE && (t as usize) < a.live() && dist[t as usize] == NONE {
+                    dist[t as usize] = dist[s] + 1;
+                    self.queue.push_back(t as usize);
+                }
+            }
+        }
+        dist
+    }
+
+    /// The square, fewest pushes first (then the lowest index), that the box on `b` (not
+    /// marked in `occupied`) can be pushed to over live squares free of boxes, the player
+    /// standing wherever a wall does not (relaxed), for which `fits` holds (it is asked with
+    /// the box on the square, marked in the occupancy it is given).
+    fn nearest_square(
+        &mut self,
+        a: &Analysis,
+        nearest: &[u16],
+        occupied: &[bool],
+        b: usize,
+        mut fits: impl FnMut(usize, &[bool], &mut Self) -> bool,
+    ) -> Option<usize> {
+        let mut occ = occupied.to_vec();
+        self.dist.fill(NONE);
+        self.dist[b] = 0;
+        let mut layer = vec![b];
+        while !layer.is_empty() {
+            layer.sort_unstable();
+            for &s in &layer {
+                occ[s] = true;
+                let fit = fits(s, &occ, self);
+                occ[s] = false;
+                if fit {
+                    return Some(s);
+                }
+            }
+            let mut next = Vec::new();
+            for &s in &layer {
+                for d in Dir::ALL {
+                    let (t, p) = (a.nb(s, d), a.nb(s, d.opposite()));
+                    if t == NONE || p == NONE || occ[t as usize] || nearest[t as usize] == NONE {
+                        continue;
+                    }
+                    if self.dist[t as usize] == NONE {
+                        self.dist[t as usize] = self.dist[s] + 1;
+                        next.push(t as usize);
+                    }
+                }
+            }
+            layer = next;
+        }
+        None
+    }
+
+    /// Whether a box on `s` (marked in `occupied`) leaves its free neighbours in more than one
+    /// part of the floor.
+    fn cuts(&mut self, a: &Analysis, occupied: &[bool], s: usize) -> bool {
+        let free: Vec<usize> = Dir::ALL
+            .into_iter()
+            .map(|d| a.nb(s, d))
+            .filter(|&t| t != NONE && !occupied[t as usize])
+            .map(|t| t as usize)
+            .collect();
+        let Some(&first) = free.first() else { return false };
+        self.flood.fill(false);
+        self.stack.clear();
+        self.stack.push(first);
+        self.flood[first] = true;
+        while let Some(u) = self.stack.pop() {
+            for d in Dir::ALL {
+                let t = a.nb(u, d);
+                if t != NONE && !occupied[t as usize] && !self.flood[t as usize] {
+                    self.flood[t as usize] = true;
+                    self.stack.push(t as usize);
+                }
+            }
+        }
+        free.iter().any(|&t| !self.flood[t])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    /// The staging moves of `text`'s first level, as (row, column) pairs of level squares.
+    fn moves_of(text: &str) -> Vec<((usize, usize), (usize, usize))> {
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let mut starts = vec![false; a.squares()];
+        for b in level.boxes() {
+            starts[a.index_of(*b)] = true;
+        }
+        staging_moves(&a, &starts)
+            .into_iter()
+            .map(|m| (level.coords(a.square_of(m.from as usize)), level.coords(a.square_of(m.to as usize))))
+            .collect()
+    }
+
+    #[test]
+    fn the_box_behind_steps_aside_off_its_partners_way() {
+        // The box on column 3 goes left into the goal room, pushed from column 4, where the
+        // other box stands, whose own shortest way runs through column 3: neither can go
+        // first. The farther one (column 4) steps aside, up or right, and the way is free.
+        let moves = moves_of("########\n#      #\n#      #\n#..$$ @#\n#      #\n########\n");
+        assert_eq!(moves.len(), 1, "{moves:?}");
+        let (from, to) = moves[0];
+        assert_eq!(from, (3, 4));
+        assert!([(2, 4), (3, 5)].contains(&to), "{to:?} is one push away and off the other's way");
+    }
+
+    #[test]
+    fn boxes_that_can_go_one_after_the_other_stay() {
+        // The box on column 5 needs column 3, but the one there can go first: no pair.
+        assert_eq!(moves_of("########\n#      #\n#      #\n#..$ $@#\n#      #\n########\n"), vec![]);
+        // Nor is a box alone, or one beside a box on a goal.
+        assert_eq!(moves_of("#######\n#.$  @#\n#######\n"), vec![]);
+        assert_eq!(moves_of("########\n#*.$  @#\n########\n"), vec![]);
+    }
+
+    #[test]
+    fn a_box_that_cannot_step_aside_gets_no_move() {
+        // Two boxes in a row in a corridor: a pair, but the farther box has nowhere to go
+        // (right of it a dead corner, below a niche it cannot be pushed into).
+        assert_eq!(moves_of("#########\n#..  $$ #\n###### ##\n     #@#\n     ###\n"), vec![]);
+    }
+}
