@@ -15,11 +15,11 @@
 //! square it can reach with the fewest pushes that is off its partner's way, no goal, and does
 //! not cut the floor in two. The search's staging advisor names that move while no goal of
 //! the plan is filled yet, in the first pass under limits above 10 s (under 10 s it delays
-//! the plan's direct attempts more than it helps). Advice only: the plan does not wait for it. Made steps of the plan
-//! instead (the packing feature counting them), these moves solved XSokoban 41 in 4.7 s
-//! (45 s without), but every level whose pairs are only apparent was held back until they
-//! were made (BENCHMARKS.md, round twenty-eight); as advice at cost 0 before the first goal,
-//! XSokoban at 60 s per level 84 → 85 (round twenty-nine).
+//! the plan's direct attempts more than it helps). Advice only: the plan does not wait for
+//! it. Made steps of the plan instead (the packing feature counting them), these moves
+//! solved XSokoban 41 in 4.7 s (45 s without), but every level whose pairs are only apparent
+//! was held back until they were made (BENCHMARKS.md, round twenty-eight); as advice at cost
+//! 0 before the first goal, XSokoban at 60 s per level 84 → 85 (round twenty-nine).
 //!
 //! Everything here is static and relaxed (the player may stand anywhere the walls and the
 //! moving box allow): the moves are advice, the search decides.
@@ -29,6 +29,11 @@ use std::collections::VecDeque;
 use super::raw::{NONE, RawIndex};
 use crate::analysis::Analysis;
 use crate::level::Dir;
+
+/// The squares a box may be tried on before it is given up (each try floods the floor): a
+/// bound on the work in huge levels of corridors. No level in `data/` needs more than 114
+/// tries for all its boxes together.
+const MAX_FLOODS: usize = 256;
 
 /// A box that should step aside: from the square it starts on to the square it should wait on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,8 +74,13 @@ pub fn staging_moves(a: &Analysis, starts: &[bool]) -> Vec<Aside> {
         let b = boxes[k];
         let off = |s: usize| partners.iter().all(|&p| !ways[p][s]);
         occupied[b] = false;
+        let mut floods = 0;
         let to = scratch.nearest_square(a, &nearest, &occupied, b, |s, occupied, search| {
-            s != b && s >= goals && off(s) && !search.cuts(a, occupied, s)
+            if s == b || s < goals || !off(s) {
+                return Some(false);
+            }
+            floods += 1;
+            (floods <= MAX_FLOODS).then(|| !search.cuts(a, occupied, s))
         });
         match to {
             Some(t) => {
@@ -142,15 +152,16 @@ impl BoxSearch {
 
     /// The square, fewest pushes first (then the lowest index), that the box on `b` (not
     /// marked in `occupied`) can be pushed to over live squares free of boxes, the player
-    /// standing wherever a wall does not (relaxed), for which `fits` holds (it is asked with
-    /// the box on the square, marked in the occupancy it is given).
+    /// standing wherever a wall does not (relaxed), for which `fits` says `Some(true)` (it is
+    /// asked with the box on the square, marked in the occupancy it is given); `None` from
+    /// `fits` ends the search without a square.
     fn nearest_square(
         &mut self,
         a: &Analysis,
         nearest: &[u16],
         occupied: &[bool],
         b: usize,
-        mut fits: impl FnMut(usize, &[bool], &mut Self) -> bool,
+        mut fits: impl FnMut(usize, &[bool], &mut Self) -> Option<bool>,
     ) -> Option<usize> {
         let mut occ = occupied.to_vec();
         self.dist.fill(NONE);
@@ -162,8 +173,10 @@ impl BoxSearch {
                 occ[s] = true;
                 let fit = fits(s, &occ, self);
                 occ[s] = false;
-                if fit {
-                    return Some(s);
+                match fit {
+                    Some(true) => return Some(s),
+                    Some(false) => {}
+                    None => return None,
                 }
             }
             let mut next = Vec::new();
