@@ -70,6 +70,39 @@ impl<N: Node> Keyed<N> {
         let _ = hash;
     }
 
+    /// Asks the processor to load the keys and nodes of the states in the home cluster of
+    /// `hash` whose slots carry its tag (the states a lookup will compare), after
+    /// [`Keyed::prefetch`] loaded the slots: a lookup that finds its state then waits on
+    /// neither. Looks at a few slots at most; does nothing where there is no such instruction.
+    pub fn prefetch_matches(&self, hash: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let tag = slot(0, hash, 0) as u32 & 0xFFFF_0000;
+            let mask = self.slots.len() - 1;
+            let mut i = self.home(hash);
+            for _ in 0..4 {
+                let s = self.slots[i];
+                if s == EMPTY {
+                    break;
+                }
+                if s as u32 & 0xFFFF_0000 == tag {
+                    let id = (s >> 32) as usize;
+                    let key: *const u64 = &self.keys[id * self.stride];
+                    let node: *const N = &self.nodes[id];
+                    // SAFETY: as in `prefetch`, a hint that never faults.
+                    unsafe {
+                        _mm_prefetch::<_MM_HINT_T0>(key.cast());
+                        _mm_prefetch::<_MM_HINT_T0>(node.cast());
+                    }
+                }
+                i = (i + 1) & mask;
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
+
     /// The state with box bitset `words` and normalised player `player` (`hash` is
     /// [`hash_key`] of `words`), if there is one.
     pub fn find(&self, words: &[u64], player: u16, hash: u32) -> Option<u32> {

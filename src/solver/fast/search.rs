@@ -1152,6 +1152,9 @@ pub fn run(
                 learned.backward.prefetch(hash);
                 child_hashes.push(hash);
             }
+            for &hash in &child_hashes {
+                search.states.prefetch_matches(hash);
+            }
             for (i, &m) in moves.iter().enumerate() {
                 // The clock is read every few children: reading it per child was 4% of the time.
                 if i % 64 == 63
