@@ -249,6 +249,8 @@ mod tests {
         assert!(arena.bytes() >= 5000 * 8 * 2);
         for n in 0..5000 {
             let (key, player) = state(n);
+            // A hint only: it must not disturb what the lookup finds.
+            arena.prefetch_matches(hash_key(&key));
             assert_eq!(arena.find(&key, player, hash_key(&key)), Some(n as u32));
             assert_eq!(arena.key(n as u32), &key[..]);
             let other = (player + 1) % 5;
