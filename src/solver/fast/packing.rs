@@ -410,9 +410,8 @@ struct Pulls {
     seen: Vec<bool>,
     dist: Vec<u32>,
     queue: Vec<usize>,
-    /// The squares the current flood reached.
-    flood: Stamps,
-    flood_queue: Vec<usize>,
+    /// The floods round the box, which sides of it the player reaches.
+    sides: SideFlood,
     roam: Vec<bool>,
     /// Work (nodes and flood steps) since the last stop check.
     work: usize,
@@ -432,8 +431,7 @@ impl Pulls {
             seen: vec![false; n * 4],
             dist: vec![0; n * 4],
             queue: Vec::new(),
-            flood: Stamps::new(n),
-            flood_queue: Vec::new(),
+            sides: SideFlood::new(n),
             roam: vec![false; n],
             work: 0,
             reached: Vec::new(),
@@ -499,7 +497,8 @@ impl Pulls {
             if pos >= a.goals() && starts[pos] && to_start.is_none() && entries[pos] >> side.index() & 1 == 1 {
                 to_start = Some(dist);
             }
-            let sides = self.reachable_sides(a, occupied, pos, start);
+            let sides = self.sides.reachable_sides(a, occupied, pos, start);
+            self.work += self.sides.take_steps();
             for e in Dir::ALL {
                 if sides & (1 << e.index()) == 0 {
                     continue;
@@ -528,8 +527,38 @@ impl Pulls {
     }
 
     /// Whether a box on the free square `s` would leave its free neighbours in more than one
-    /// region of the floor (`occupied` marks the boxes).
+    /// region of the floor (see [`SideFlood::cuts`]), its flood counted as work.
     fn cuts(&mut self, a: &Analysis, occupied: &[bool], s: usize) -> bool {
+        let cuts = self.sides.cuts(a, occupied, s);
+        self.work += self.sides.take_steps();
+        cuts
+    }
+}
+
+/// Floods of the floor round a box: which of its sides the player reaches from one of them,
+/// and whether the box cuts the floor. The plan's parking squares and the staging advisor's
+/// squares (`staging.rs`) must not cut it.
+pub(super) struct SideFlood {
+    /// The squares the current flood reached.
+    flood: Stamps,
+    queue: Vec<usize>,
+    /// Flood steps since [`SideFlood::take_steps`] last asked.
+    steps: usize,
+}
+
+impl SideFlood {
+    pub(super) fn new(n: usize) -> SideFlood {
+        SideFlood { flood: Stamps::new(n), queue: Vec::new(), steps: 0 }
+    }
+
+    /// Flood steps taken since the last call.
+    fn take_steps(&mut self) -> usize {
+        std::mem::take(&mut self.steps)
+    }
+
+    /// Whether a box on `s` (marked in `occupied` or not) would leave its free neighbours in
+    /// more than one region of the floor (`occupied` marks the boxes).
+    pub(super) fn cuts(&mut self, a: &Analysis, occupied: &[bool], s: usize) -> bool {
         let mut free = 0u8;
         let mut first = None;
         for d in Dir::ALL {
@@ -549,24 +578,24 @@ impl Pulls {
         let sides = Dir::ALL.map(|d| a.nb(pos, d)).map(|t| (t != NONE && !occupied[t as usize]).then_some(t as usize));
         self.flood.clear();
         let mut missing = sides.iter().filter(|t| t.is_some_and(|t| t != start)).count();
-        self.flood_queue.clear();
+        self.queue.clear();
         self.flood.mark(start);
         self.flood.mark(pos);
-        self.flood_queue.push(start);
+        self.queue.push(start);
         let mut head = 0;
-        while head < self.flood_queue.len() && missing > 0 {
-            let s = self.flood_queue[head];
+        while head < self.queue.len() && missing > 0 {
+            let s = self.queue[head];
             head += 1;
             for d in Dir::ALL {
                 let t = a.nb(s, d);
                 if t != NONE && !occupied[t as usize] && !self.flood.has(t as usize) {
                     self.flood.mark(t as usize);
-                    self.flood_queue.push(t as usize);
+                    self.queue.push(t as usize);
                     missing -= sides.iter().filter(|&&side| side == Some(t as usize)).count();
                 }
             }
         }
-        self.work += head;
+        self.steps += head;
         let mut mask = 0;
         for (d, side) in Dir::ALL.into_iter().zip(sides) {
             if side.is_some_and(|t| self.flood.has(t) && t != pos) {
@@ -647,7 +676,7 @@ mod tests {
         let mut occupied = vec![false; a.squares()];
         let pos = at(3, 3);
         occupied[pos] = true;
-        let mut pulls = Pulls::new(a.squares());
+        let mut pulls = SideFlood::new(a.squares());
         let below = pulls.reachable_sides(&a, &occupied, pos, at(4, 3));
         assert_eq!(below, 1 << Dir::Down.index());
         let above = pulls.reachable_sides(&a, &occupied, pos, at(2, 3));

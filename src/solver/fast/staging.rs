@@ -26,6 +26,7 @@
 
 use std::collections::VecDeque;
 
+use super::packing::SideFlood;
 use super::raw::{NONE, RawIndex};
 use crate::analysis::Analysis;
 use crate::level::Dir;
@@ -80,7 +81,7 @@ pub fn staging_moves(a: &Analysis, starts: &[bool]) -> Vec<Aside> {
                 return Some(false);
             }
             floods += 1;
-            (floods <= MAX_FLOODS).then(|| !search.cuts(a, occupied, s))
+            (floods <= MAX_FLOODS).then(|| !search.sides.cuts(a, occupied, s))
         });
         match to {
             Some(t) => {
@@ -123,13 +124,12 @@ fn way_of(a: &Analysis, nearest: &[u16], b: usize, scratch: &mut BoxSearch) -> V
 struct BoxSearch {
     dist: Vec<u16>,
     queue: VecDeque<usize>,
-    flood: Vec<bool>,
-    stack: Vec<usize>,
+    sides: SideFlood,
 }
 
 impl BoxSearch {
     fn new(n: usize) -> BoxSearch {
-        BoxSearch { dist: vec![NONE; n], queue: VecDeque::new(), flood: vec![false; n], stack: Vec::new() }
+        BoxSearch { dist: vec![NONE; n], queue: VecDeque::new(), sides: SideFlood::new(n) }
     }
 
     /// Pushes from `b` to every square on the bare board (the player anywhere).
@@ -195,32 +195,6 @@ impl BoxSearch {
             layer = next;
         }
         None
-    }
-
-    /// Whether a box on `s` (marked in `occupied`) leaves its free neighbours in more than one
-    /// part of the floor.
-    fn cuts(&mut self, a: &Analysis, occupied: &[bool], s: usize) -> bool {
-        let free: Vec<usize> = Dir::ALL
-            .into_iter()
-            .map(|d| a.nb(s, d))
-            .filter(|&t| t != NONE && !occupied[t as usize])
-            .map(|t| t as usize)
-            .collect();
-        let Some(&first) = free.first() else { return false };
-        self.flood.fill(false);
-        self.stack.clear();
-        self.stack.push(first);
-        self.flood[first] = true;
-        while let Some(u) = self.stack.pop() {
-            for d in Dir::ALL {
-                let t = a.nb(u, d);
-                if t != NONE && !occupied[t as usize] && !self.flood[t as usize] {
-                    self.flood[t as usize] = true;
-                    self.stack.push(t as usize);
-                }
-            }
-        }
-        free.iter().any(|&t| !self.flood[t])
     }
 }
 
