@@ -113,6 +113,10 @@ pub struct SearchArgs {
     /// filled) (to measure its effect).
     #[arg(long)]
     pub no_staging: bool,
+    /// Fast engine: the second pass follows the first pass's packing plan instead of one of
+    /// its own worked out in layers (to measure its effect).
+    #[arg(long)]
+    pub no_layered_plan: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long)]
@@ -199,6 +203,7 @@ impl SearchArgs {
             fast_aware: !self.no_aware_distances,
             fast_sprints: !self.no_sprints,
             fast_staging: !self.no_staging,
+            fast_layers: !self.no_layered_plan,
             moves_tiebreak: !self.no_moves_tiebreak,
         })
     }

@@ -145,6 +145,10 @@ pub struct Config {
     /// before the plan's first goal is filled, a box of a pair that stands in each other's way
     /// steps aside (see [`super::fast`]); on by default, off to measure it.
     pub fast_staging: bool,
+    /// The fast engine's second pass follows a packing plan of its own, worked out in layers
+    /// (see [`super::fast`]); on by default, off (both passes follow the first's plan) to
+    /// measure it.
+    pub fast_layers: bool,
 }
 
 impl Default for Config {
@@ -172,6 +176,7 @@ impl Default for Config {
             fast_aware: true,
             fast_sprints: true,
             fast_staging: true,
+            fast_layers: true,
         }
     }
 }

@@ -108,7 +108,12 @@
 //!   1. packing, connectivity, the opener (and staging under a long limit) cost 0,
 //!      hotspots 1, distance 2, any other move 3;
 //!   2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
-//!      cells count the boxes on goals too (the `filled` feature).
+//!      cells count the boxes on goals too (the `filled` feature). Its plan is worked out in
+//!      layers (`packing.rs`): a second guess at the order, for the levels where taking the
+//!      boxes off one at a time misleads (Microban II 131 solved in 7.6 s, unsolved by every
+//!      solver of the comparison at 10 s; XSokoban 85, whose pass 2 found it at 9.5 s with
+//!      the first plan, is lost at 10 s; BENCHMARKS.md, round thirty). `--no-layered-plan`
+//!      gives it the first pass's plan.
 //!
 //!   Greedy distance advice fills goals out of the plan's order, which costs dearly in levels
 //!   with goal rooms but helps in levels without them; at a weight between the advisors' and
@@ -192,13 +197,17 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     // from `started`.
     let before = started.elapsed();
     let plan_config = Config { time_limit: config.time_limit.map(|t| t.saturating_sub(before)), ..config.clone() };
-    let plan = match search::plan(level, a, &plan_config, Instant::now()) {
-        Ok(plan) => plan,
+    let plan_of = |layers| match search::plan(level, a, &plan_config, layers, Instant::now()) {
+        Ok(plan) => Ok(plan),
         Err(mut e) => {
             e.stats_mut().seconds = started.elapsed().as_secs_f64();
-            return Err(e);
+            Err(e)
         }
     };
+    let plan = plan_of(false)?;
+    // The second pass's plan (see the module docs): the first's when they agree or it is off.
+    let layered = if config.fast_layers { Some(plan_of(true)?).filter(|p| *p != plan) } else { None };
+    let second_plan = layered.as_ref().unwrap_or(&plan);
     let passes = passes(config);
     // The hotspot table is built only when some pass asks the advisor.
     let hot = if passes.iter().any(|w| w.hotspots.is_some()) {
@@ -232,7 +241,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
                 memory_limit: config.memory_limit.map(|m| m.saturating_sub(held)),
                 ..config.clone()
             };
-            let r = search::run(level, a, &plan, &hot, &second_config, passes[1], learned, None);
+            let r = search::run(level, a, second_plan, &hot, &second_config, passes[1], learned, None);
             if let Err(SolveError::Timeout(stats)) = &r {
                 second_spent = Some(stats.clone());
             }
@@ -277,7 +286,8 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
                 ..config.clone()
             };
             let run_config = if limited { &pass_config } else { config };
-            let mut r = search::run(level, a, &plan, &hot, run_config, passes[pass], &mut learned, None);
+            let plan = if pass == 1 { second_plan } else { &plan };
+            let mut r = search::run(level, a, plan, &hot, run_config, passes[pass], &mut learned, None);
             search::stats_of(&mut r).add(&spent);
             pass += 1;
             match r {
@@ -342,7 +352,7 @@ pub fn packing_plan(level: &Level, a: &Analysis, config: &Config) -> Result<Vec<
     if !handles(level, a) {
         return Ok(Vec::new());
     }
-    let plan = search::plan(level, a, config, Instant::now())?;
+    let plan = search::plan(level, a, config, false, Instant::now())?;
     let square = |s: u16| a.square(crate::analysis::Sq::new(usize::from(s)));
     let steps = plan.steps.iter().map(|step| {
         let goal = square(step.goal);

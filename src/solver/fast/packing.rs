@@ -35,6 +35,19 @@
 //! When no box can leave (the goal area is locked by boxes that only move together), the
 //! remaining goals are appended in index order: the plan is advice, never a rule the search
 //! depends on for soundness.
+//!
+//! Layers ([`PackingPlan::in_layers`], the second pass's plan). Taken off one at a time, each
+//! box that leaves opens the way to the goal behind it as if it had vanished, though in the
+//! game it stays on its start square until its turn. Where boxes start packed between the
+//! goals, that plan fills a goal and then the ones it opened, each of which shuts the player
+//! out of the squares it needs to push the next (Microban II 131, a band of goal lines at the
+//! walls and between lines of boxes: the plan mixes the lines, while every solution fills the
+//! lines at the walls first, sweeping the boxes between them aside and back). In layers,
+//! every box that can leave as the goals stand leaves at once, each found with all the others
+//! in place; the next layer is what their leaving opens. Forwards the deepest layer is filled
+//! first, and within a layer the goal farthest from the player's start (walking over the bare
+//! floor) first, so the player works its way back to where it came from. Staging and parking
+//! are as above; boxes that no layer takes leave one at a time after them.
 
 use super::raw::{NONE, RawIndex, Stamps};
 use super::search::Reach;
@@ -88,26 +101,56 @@ impl PackingPlan {
         park: bool,
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<PackingPlan> {
+        PackingPlan::peeled(a, starts, player, park, Peel::OneByOne, stop)
+    }
+
+    /// Like [`PackingPlan::new`], with the boxes taken off the goals in layers (see the
+    /// module docs): the plan the second pass follows.
+    pub fn in_layers(
+        a: &Analysis,
+        starts: &[bool],
+        player: usize,
+        park: bool,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<PackingPlan> {
+        PackingPlan::peeled(a, starts, player, park, Peel::Layers, stop)
+    }
+
+    fn peeled(
+        a: &Analysis,
+        starts: &[bool],
+        player: usize,
+        park: bool,
+        peel: Peel,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<PackingPlan> {
         let entries = entry_sides(a, starts, player, stop)?;
         let back = if park { behind_goals(a, starts, player) } else { vec![false; a.squares()] };
-        match PackingPlan::backwards(a, starts, &entries, &back, park, stop)? {
+        // Layers are filled farthest from the player's start first.
+        let far = match peel {
+            Peel::OneByOne => Vec::new(),
+            Peel::Layers => walking_distances(a, player),
+        };
+        match PackingPlan::backwards(a, starts, &entries, &back, park, &far, stop)? {
             Ok(plan) => Some(plan),
             // Some parked box never got away: the parking choices sealed something off, so
             // the plan is worked out again without parking.
-            Err(()) => PackingPlan::backwards(a, starts, &entries, &back, false, stop)?.ok(),
+            Err(()) => PackingPlan::backwards(a, starts, &entries, &back, false, &far, stop)?.ok(),
         }
     }
 
     /// The backward search behind [`PackingPlan::new`] (`entries` as [`entry_sides`] gives
     /// them); with `park` off, a box that cannot get back to the start squares leaves without
-    /// blocking anything. `Err` when parking was on and some parked box never left; `None`
-    /// when stopped.
+    /// blocking anything. With `layers` non-empty (the player's walking distance from its
+    /// start to each square), the boxes leave in layers first. `Err` when parking was on and
+    /// some parked box never left; `None` when stopped.
     fn backwards(
         a: &Analysis,
         starts: &[bool],
         entries: &[u8],
         back: &[bool],
         park: bool,
+        layers: &[u32],
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<Result<PackingPlan, ()>> {
         let n = a.squares();
@@ -151,6 +194,39 @@ impl PackingPlan {
             occupied[p] = true;
             parked.push((p, goal));
             events.push(Event::Park { goal });
+        }
+        // Layers: every box that can leave as the goals stand leaves at once (each found
+        // with all the others in place); those that reach a start square, or when none does,
+        // those that reach any square off the goals. Backwards the nearest to the player's
+        // start leaves first, so forwards each layer is filled from its far end.
+        let mut layer: Vec<(bool, u32, usize)> = Vec::new();
+        while !layers.is_empty() && !remaining.is_empty() {
+            layer.clear();
+            for &g in &remaining {
+                if stop() {
+                    return None;
+                }
+                occupied[g] = false;
+                let found = pulls.leave(a, &occupied, g, starts, entries, stop);
+                occupied[g] = true;
+                if pulls.stopped {
+                    return None;
+                }
+                if let Some((_, _, to_start)) = found {
+                    layer.push((to_start.is_none(), layers[g], g));
+                }
+            }
+            if layer.is_empty() {
+                break;
+            }
+            let far = layer.iter().all(|&(far, _, _)| far);
+            layer.retain(|&(f, _, _)| f == far);
+            layer.sort_unstable_by_key(|&(_, walk, g)| (walk, g));
+            for &(_, _, goal) in &layer {
+                remaining.retain(|&g| g != goal);
+                occupied[goal] = false;
+                events.push(Event::Leave { goal });
+            }
         }
         while !remaining.is_empty() || !parked.is_empty() {
             // (no start, pulls, squares, index into remaining then parked)
@@ -373,6 +449,33 @@ fn behind_goals(a: &Analysis, starts: &[bool], player: usize) -> Vec<bool> {
         }
     }
     back
+}
+
+/// How one plan takes the boxes off the goals (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Peel {
+    /// One box at a time, the one nearest the way out first.
+    OneByOne,
+    /// In layers: every box that can leave at once.
+    Layers,
+}
+
+/// The player's walking distance from `player` to every square over the bare floor
+/// (`u32::MAX` where it cannot walk).
+fn walking_distances(a: &Analysis, player: usize) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; a.squares()];
+    let mut queue = std::collections::VecDeque::from([player]);
+    dist[player] = 0;
+    while let Some(s) = queue.pop_front() {
+        for d in Dir::ALL {
+            let t = a.nb(s, d);
+            if t != NONE && dist[t as usize] == u32::MAX {
+                dist[t as usize] = dist[s] + 1;
+                queue.push_back(t as usize);
+            }
+        }
+    }
+    dist
 }
 
 /// For each start square that is not a goal, the sides of a box on it (bit `d.index()` for
@@ -617,6 +720,48 @@ mod tests {
         let plan = PackingPlan::new(&a, &starts_of(&level, &a), a.index_of(level.player()), true, &mut || false)
             .expect("never stopped");
         (level, a, plan)
+    }
+
+    /// A diagonal band of goal and box lines (a cut-down Microban II 131): goal lines at the
+    /// walls on both sides (r + c = 7 and 14), goal lines between the box lines (9 and 12).
+    const BAND: &str = "      ####\n    ###  ###\n   ##.$.   #\n  ##.$.$$. #\n ##.$.$$.$##\n##.$.$$.$.#\n#.$.$$.$.##\n## $$.$.##\n #@  $.##\n ####.##\n    ###\n";
+
+    #[test]
+    fn in_layers_the_goals_at_the_walls_fill_first_from_the_far_end() {
+        let level = parse_levels(BAND).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let (starts, player) = (starts_of(&level, &a), a.index_of(level.player()));
+        let layered = PackingPlan::in_layers(&a, &starts, player, true, &mut || false).expect("never stopped");
+        let one_by_one = PackingPlan::new(&a, &starts, player, true, &mut || false).expect("never stopped");
+        let lines = |plan: &PackingPlan| -> Vec<(usize, usize)> {
+            plan.order.iter().map(|&g| level.coords(a.square_of(g as usize))).map(|(r, c)| (r + c, r)).collect()
+        };
+        let (layered, one_by_one) = (lines(&layered), lines(&one_by_one));
+        // The deepest layer: eight of the ten goals at the walls (the two at the band's
+        // bottom end open only once the lines between are empty).
+        let outer = layered.iter().take_while(|(line, _)| *line == 7 || *line == 14).count();
+        assert_eq!(outer, 8, "goals at the walls before any between the box lines: {layered:?}");
+        // Farthest from the player (bottom left) first: the band's top end.
+        assert!(layered[0].1 < layered[outer - 1].1, "{layered:?}");
+        // One box at a time, each box taken off opens the goal behind it: the lines mix.
+        let mixed = one_by_one.iter().take(8).filter(|(line, _)| *line == 9 || *line == 12).count();
+        assert!(mixed > 0, "{one_by_one:?}");
+        let mut sorted = layered.clone();
+        sorted.sort_unstable();
+        let mut all = one_by_one.clone();
+        all.sort_unstable();
+        assert_eq!(sorted, all, "both plans fill every goal once");
+    }
+
+    #[test]
+    fn in_layers_a_goal_corridor_still_fills_from_its_far_end() {
+        let level =
+            parse_levels("########\n#...  @#\n#### $ #\n#### $ #\n#### $ #\n####   #\n########\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let plan = PackingPlan::in_layers(&a, &starts_of(&level, &a), a.index_of(level.player()), true, &mut || false)
+            .expect("never stopped");
+        let cols: Vec<usize> = plan.order.iter().map(|&g| level.coords(a.square_of(g as usize)).1).collect();
+        assert_eq!(cols, vec![1, 2, 3]);
     }
 
     #[test]

@@ -720,14 +720,25 @@ fn stopped(config: &Config, started: Instant, stats: Stats) -> SolveError {
 }
 
 /// The packing plan of `level` (an error when the limits or the cancel flag stopped it), under
-/// `config`'s clock started at `started`.
-pub fn plan(level: &Level, a: &Analysis, config: &Config, started: Instant) -> Result<PackingPlan, SolveError> {
+/// `config`'s clock started at `started`: worked out one box at a time, or in layers when
+/// `layers` says so.
+pub fn plan(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    layers: bool,
+    started: Instant,
+) -> Result<PackingPlan, SolveError> {
     let mut starts = vec![false; a.squares()];
     for b in level.boxes() {
         starts[a.index_of(*b)] = true;
     }
     let stop = &mut || stop_reason(config, started).is_some();
-    let plan = PackingPlan::new(a, &starts, a.index_of(level.player()), config.fast_parking, stop);
+    let player = a.index_of(level.player());
+    let plan = match layers {
+        false => PackingPlan::new(a, &starts, player, config.fast_parking, stop),
+        true => PackingPlan::in_layers(a, &starts, player, config.fast_parking, stop),
+    };
     let plan = match plan {
         Some(plan) if config.fast_plan_check => plan.checked_from_start(a, &starts, stop),
         plan => plan,
@@ -1492,7 +1503,7 @@ fn sprint(
         progress: None,
         ..config.clone()
     };
-    let Ok(plan) = plan(&start, a, &sub, started) else {
+    let Ok(plan) = plan(&start, a, &sub, false, started) else {
         return Sprint::Stopped;
     };
     let mut own = Learned::new(a, Backward::none());
@@ -1781,7 +1792,7 @@ mod tests {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
         let config = Config::default();
-        let plan = plan(&level, &a, &config, Instant::now()).unwrap();
+        let plan = plan(&level, &a, &config, false, Instant::now()).unwrap();
         let hot = Hotspots::empty(&a);
         let mut learned = Learned::new(&a, Backward::none());
         let weights = Weights {
