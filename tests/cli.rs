@@ -479,6 +479,13 @@ fn analyze_plan_marks_the_goals_in_filling_order() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Packing plan: the goals in filling order:\n########\n#    321#\n########\n"), "{out}");
     assert!(out.contains("Order: (2,8) (2,7) (2,6)"), "{out}");
+    assert!(!out.contains("second pass"), "the same plan in layers is not printed twice: {out}");
+    // A band of goal lines and box lines: in layers, the lines at the walls come first.
+    let band = "      ####\n    ###  ###\n   ##.$.   #\n  ##.$.$$. #\n ##.$.$$.$##\n##.$.$$.$.#\n#.$.$$.$.##\n## $$.$.##\n #@  $.##\n ####.##\n    ###\n";
+    let band = temp_file("band.xsb", band);
+    let (code, out, err) = sokoban(&["analyze", band.to_str().unwrap(), "--plan"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("The second pass's plan (in layers): the goals in filling order:"), "{out}");
     // A level the fast engine hands to A* (more boxes than goals) has no plan.
     let extra = temp_file("extra.xsb", "#######\n#@$$ .#\n#######\n");
     let (code, _, err) = sokoban(&["analyze", extra.to_str().unwrap(), "--plan"]);

@@ -35,7 +35,8 @@ pub struct AnalyzeArgs {
     pub taboo: bool,
     /// Also print the fast engine's packing plan: the board with each goal marked by its place
     /// in the filling order (1-9, then a-z, then A-Z; `+` past 61) and each parking square by
-    /// `p`, then the order as a list of (row, column) squares, counted from 1.
+    /// `p`, then the order as a list of (row, column) squares, counted from 1; and the second
+    /// pass's plan, worked out in layers, when it differs.
     #[arg(long)]
     pub plan: bool,
     /// Seconds per level for the analysis and the start's lower bound (a level with thousands
@@ -144,8 +145,21 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
                 cancel: Some(cancel.clone()),
                 ..Default::default()
             };
-            match sokoban::solver::fast::packing_plan(level, &an, &config) {
-                Ok(steps) => print_plan(level, &steps)?,
+            let plans = match sokoban::solver::fast::packing_plan(level, &an, &config) {
+                Ok(first) => {
+                    let left = Some(limit.saturating_sub(started.elapsed()));
+                    let config = sokoban::solver::Config { time_limit: left, ..config };
+                    sokoban::solver::fast::layered_packing_plan(level, &an, &config).map(|layered| (first, layered))
+                }
+                Err(e) => Err(e),
+            };
+            match plans {
+                Ok((first, layered)) => {
+                    print_plan(level, &first, "Packing plan")?;
+                    if layered != first {
+                        print_plan(level, &layered, "The second pass's plan (in layers)")?;
+                    }
+                }
                 Err(sokoban::solver::SolveError::Cancelled(_)) => return Ok(interrupted()),
                 Err(_) => {
                     code = EXIT_NEGATIVE;
@@ -171,11 +185,11 @@ fn rank_mark(i: usize) -> char {
     MARKS.get(i).map_or('+', |&m| char::from(m))
 }
 
-/// Prints the packing plan `steps` of `level` (see [`AnalyzeArgs::plan`]).
-fn print_plan(level: &sokoban::Level, steps: &[sokoban::solver::fast::PlanStep]) -> Result<()> {
+/// Prints the packing plan `steps` of `level` (see [`AnalyzeArgs::plan`]) under `name`.
+fn print_plan(level: &sokoban::Level, steps: &[sokoban::solver::fast::PlanStep], name: &str) -> Result<()> {
     use sokoban::solver::fast::PlanStep;
     if steps.is_empty() {
-        return outln!("Packing plan: none (the fast engine hands levels of this rule to A*)");
+        return outln!("{name}: none (the fast engine hands levels of this rule to A*)");
     }
     let mut marks = vec![None; level.width() * level.height()];
     let mut fills = 0;
@@ -200,7 +214,7 @@ fn print_plan(level: &sokoban::Level, steps: &[sokoban::solver::fast::PlanStep])
         }
     }
     let parks = steps.len() - fills;
-    outln!("Packing plan: the goals in filling order{}:", if parks > 0 { ", p a parking square" } else { "" })?;
+    outln!("{name}: the goals in filling order{}:", if parks > 0 { ", p a parking square" } else { "" })?;
     for r in 0..level.height() {
         let row: String = (0..level.width())
             .map(|c| match (marks[r * level.width() + c], level.tile(r, c)) {

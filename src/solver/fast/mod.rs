@@ -349,10 +349,34 @@ pub enum PlanStep {
 /// # Ok::<(), sokoban::Error>(())
 /// ```
 pub fn packing_plan(level: &Level, a: &Analysis, config: &Config) -> Result<Vec<PlanStep>, SolveError> {
+    plan_steps(level, a, config, false)
+}
+
+/// The packing plan the fast engine's second pass follows on `level` (unless
+/// `config.fast_layers` is off): like [`packing_plan`], with the boxes taken off the goals in
+/// layers (see the module docs). It fills every goal once, as the first plan does.
+///
+/// ```
+/// use sokoban::analysis::Analysis;
+/// use sokoban::format::parse_levels;
+/// use sokoban::solver::{Config, fast};
+///
+/// let level = parse_levels("#######\n#@$$ ..#\n#######\n")?.remove(0);
+/// let a = Analysis::new(&level);
+/// let layered = fast::layered_packing_plan(&level, &a, &Config::default()).expect("no limit");
+/// assert_eq!(layered, fast::packing_plan(&level, &a, &Config::default()).expect("no limit"));
+/// # Ok::<(), sokoban::Error>(())
+/// ```
+pub fn layered_packing_plan(level: &Level, a: &Analysis, config: &Config) -> Result<Vec<PlanStep>, SolveError> {
+    plan_steps(level, a, config, true)
+}
+
+/// [`packing_plan`] or, with `layers`, [`layered_packing_plan`].
+fn plan_steps(level: &Level, a: &Analysis, config: &Config, layers: bool) -> Result<Vec<PlanStep>, SolveError> {
     if !handles(level, a) {
         return Ok(Vec::new());
     }
-    let plan = search::plan(level, a, config, false, Instant::now())?;
+    let plan = search::plan(level, a, config, layers, Instant::now())?;
     let square = |s: u16| a.square(crate::analysis::Sq::new(usize::from(s)));
     let steps = plan.steps.iter().map(|step| {
         let goal = square(step.goal);
