@@ -46,8 +46,9 @@
 //! every box that can leave as the goals stand leaves at once, each found with all the others
 //! in place; the next layer is what their leaving opens. Forwards the deepest layer is filled
 //! first, and within a layer the goal farthest from the player's start (walking over the bare
-//! floor) first, so the player works its way back to where it came from. Staging and parking
-//! are as above; boxes that no layer takes leave one at a time after them.
+//! floor) first, so the player works its way back to where it came from. Staging is as
+//! above; a layer of boxes that cannot get back to the start squares leaves without parking,
+//! and boxes that no layer takes leave one at a time after the layers, parking as above.
 
 use super::raw::{NONE, RawIndex, Stamps};
 use super::search::Reach;
@@ -127,30 +128,30 @@ impl PackingPlan {
         let entries = entry_sides(a, starts, player, stop)?;
         let back = if park { behind_goals(a, starts, player) } else { vec![false; a.squares()] };
         // Layers are filled farthest from the player's start first.
-        let far = match peel {
+        let walk = match peel {
             Peel::OneByOne => Vec::new(),
             Peel::Layers => walking_distances(a, player),
         };
-        match PackingPlan::backwards(a, starts, &entries, &back, park, &far, stop)? {
+        match PackingPlan::backwards(a, starts, &entries, &back, park, &walk, stop)? {
             Ok(plan) => Some(plan),
             // Some parked box never got away: the parking choices sealed something off, so
             // the plan is worked out again without parking.
-            Err(()) => PackingPlan::backwards(a, starts, &entries, &back, false, &far, stop)?.ok(),
+            Err(()) => PackingPlan::backwards(a, starts, &entries, &back, false, &walk, stop)?.ok(),
         }
     }
 
     /// The backward search behind [`PackingPlan::new`] (`entries` as [`entry_sides`] gives
     /// them); with `park` off, a box that cannot get back to the start squares leaves without
-    /// blocking anything. With `layers` non-empty (the player's walking distance from its
-    /// start to each square), the boxes leave in layers first. `Err` when parking was on and
-    /// some parked box never left; `None` when stopped.
+    /// blocking anything. With `walk` non-empty (the player's walking distance from its start
+    /// to each square), the boxes leave in layers first. `Err` when parking was on and some
+    /// parked box never left; `None` when stopped.
     fn backwards(
         a: &Analysis,
         starts: &[bool],
         entries: &[u8],
         back: &[bool],
         park: bool,
-        layers: &[u32],
+        walk: &[u32],
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<Result<PackingPlan, ()>> {
         let n = a.squares();
@@ -200,7 +201,7 @@ impl PackingPlan {
         // those that reach any square off the goals. Backwards the nearest to the player's
         // start leaves first, so forwards each layer is filled from its far end.
         let mut layer: Vec<(bool, u32, usize)> = Vec::new();
-        while !layers.is_empty() && !remaining.is_empty() {
+        while !walk.is_empty() && !remaining.is_empty() {
             layer.clear();
             for &g in &remaining {
                 if stop() {
@@ -213,7 +214,7 @@ impl PackingPlan {
                     return None;
                 }
                 if let Some((_, _, to_start)) = found {
-                    layer.push((to_start.is_none(), layers[g], g));
+                    layer.push((to_start.is_none(), walk[g], g));
                 }
             }
             if layer.is_empty() {
