@@ -190,8 +190,15 @@ mod tests {
         for b in level.boxes() {
             starts[a.index_of(*b)] = true;
         }
-        let plan =
-            PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).expect("never stopped");
+        let plan = PackingPlan::peeled(
+            &a,
+            &starts,
+            a.index_of(level.player()),
+            true,
+            super::super::packing::Peel::OneByOne,
+            &mut || false,
+        )
+        .expect("never stopped");
         // One box on the rightmost goal: no progress in the plan's order, one goal filled.
         let mut occupied = vec![0u8; a.squares()];
         let right = a.index_of(level.square_at(1, 3).unwrap());

@@ -36,7 +36,7 @@
 //! remaining goals are appended in index order: the plan is advice, never a rule the search
 //! depends on for soundness.
 //!
-//! Layers ([`PackingPlan::in_layers`], the second pass's plan). Taken off one at a time, each
+//! Layers ([`Peel::Layers`], the second pass's plan). Taken off one at a time, each
 //! box that leaves opens the way to the goal behind it as if it had vanished, though in the
 //! game it stays on its start square until its turn. Where boxes start packed between the
 //! goals, that plan fills a goal and then the ones it opened, each of which shuts the player
@@ -90,34 +90,14 @@ enum Event {
 }
 
 impl PackingPlan {
-    /// Computes the plan for the level behind `a`; `starts[s]` marks the squares where boxes
-    /// stand at the start, and `player` is the player's start square.
+    /// Computes the plan for the level behind `a`, the boxes taken off the goals as `peel`
+    /// says ([`Peel::OneByOne`] for the first pass's plan, [`Peel::Layers`] for the
+    /// second's); `starts[s]` marks the squares where boxes stand at the start, and `player`
+    /// is the player's start square.
     /// `None` when `stop()` says so (it is asked before each pull search: the plan takes
     /// goals² of them).
     /// With `park` off, no box waits on a parking square.
-    pub fn new(
-        a: &Analysis,
-        starts: &[bool],
-        player: usize,
-        park: bool,
-        stop: &mut dyn FnMut() -> bool,
-    ) -> Option<PackingPlan> {
-        PackingPlan::peeled(a, starts, player, park, Peel::OneByOne, stop)
-    }
-
-    /// Like [`PackingPlan::new`], with the boxes taken off the goals in layers (see the
-    /// module docs): the plan the second pass follows.
-    pub fn in_layers(
-        a: &Analysis,
-        starts: &[bool],
-        player: usize,
-        park: bool,
-        stop: &mut dyn FnMut() -> bool,
-    ) -> Option<PackingPlan> {
-        PackingPlan::peeled(a, starts, player, park, Peel::Layers, stop)
-    }
-
-    fn peeled(
+    pub fn peeled(
         a: &Analysis,
         starts: &[bool],
         player: usize,
@@ -140,7 +120,7 @@ impl PackingPlan {
         }
     }
 
-    /// The backward search behind [`PackingPlan::new`] (`entries` as [`entry_sides`] gives
+    /// The backward search behind [`PackingPlan::peeled`] (`entries` as [`entry_sides`] gives
     /// them); with `park` off, a box that cannot get back to the start squares leaves without
     /// blocking anything. With `walk` non-empty (the player's walking distance from its start
     /// to each square), the boxes leave in layers first. `Err` when parking was on and some
@@ -454,7 +434,7 @@ fn behind_goals(a: &Analysis, starts: &[bool], player: usize) -> Vec<bool> {
 
 /// How one plan takes the boxes off the goals (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Peel {
+pub enum Peel {
     /// One box at a time, the one nearest the way out first.
     OneByOne,
     /// In layers: every box that can leave at once.
@@ -718,8 +698,15 @@ mod tests {
     fn plan_of(text: &str) -> (crate::level::Level, Analysis, PackingPlan) {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let plan = PackingPlan::new(&a, &starts_of(&level, &a), a.index_of(level.player()), true, &mut || false)
-            .expect("never stopped");
+        let plan = PackingPlan::peeled(
+            &a,
+            &starts_of(&level, &a),
+            a.index_of(level.player()),
+            true,
+            Peel::OneByOne,
+            &mut || false,
+        )
+        .expect("never stopped");
         (level, a, plan)
     }
 
@@ -732,8 +719,10 @@ mod tests {
         let level = parse_levels(BAND).unwrap().remove(0);
         let a = Analysis::new(&level);
         let (starts, player) = (starts_of(&level, &a), a.index_of(level.player()));
-        let layered = PackingPlan::in_layers(&a, &starts, player, true, &mut || false).expect("never stopped");
-        let one_by_one = PackingPlan::new(&a, &starts, player, true, &mut || false).expect("never stopped");
+        let layered =
+            PackingPlan::peeled(&a, &starts, player, true, Peel::Layers, &mut || false).expect("never stopped");
+        let one_by_one =
+            PackingPlan::peeled(&a, &starts, player, true, Peel::OneByOne, &mut || false).expect("never stopped");
         let lines = |plan: &PackingPlan| -> Vec<(usize, usize)> {
             plan.order.iter().map(|&g| level.coords(a.square_of(g as usize))).map(|(r, c)| (r + c, r)).collect()
         };
@@ -759,8 +748,15 @@ mod tests {
         let level =
             parse_levels("########\n#...  @#\n#### $ #\n#### $ #\n#### $ #\n####   #\n########\n").unwrap().remove(0);
         let a = Analysis::new(&level);
-        let plan = PackingPlan::in_layers(&a, &starts_of(&level, &a), a.index_of(level.player()), true, &mut || false)
-            .expect("never stopped");
+        let plan = PackingPlan::peeled(
+            &a,
+            &starts_of(&level, &a),
+            a.index_of(level.player()),
+            true,
+            Peel::Layers,
+            &mut || false,
+        )
+        .expect("never stopped");
         let cols: Vec<usize> = plan.order.iter().map(|&g| level.coords(a.square_of(g as usize)).1).collect();
         assert_eq!(cols, vec![1, 2, 3]);
     }
@@ -872,7 +868,8 @@ mod tests {
         let level = &levels[68];
         let a = Analysis::new(level);
         let starts = starts_of(level, &a);
-        let plan = PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).unwrap();
+        let plan =
+            PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false).unwrap();
         let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
         let first_ok = |g: u16| {
             let mut walls = vec![0u8; a.squares()];
@@ -919,7 +916,8 @@ mod tests {
         let level = &parse_levels(&text).unwrap()[73];
         let a = Analysis::new(level);
         let starts = starts_of(level, &a);
-        let plan = PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).unwrap();
+        let plan =
+            PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false).unwrap();
         let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
         let mut reach = Reach::new(a.squares());
         let goes_on = |order: &[u16], reach: &mut Reach| {
@@ -988,7 +986,8 @@ mod tests {
         let a = Analysis::new(&level);
         let starts = starts_of(&level, &a);
         let back = behind_goals(&a, &starts, a.index_of(level.player()));
-        let plan = PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).unwrap();
+        let plan =
+            PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false).unwrap();
         let parks: Vec<(usize, Step)> =
             plan.steps.iter().copied().enumerate().filter(|(_, s)| s.square != s.goal).collect();
         assert_eq!(parks.len(), 3, "{:?}", plan.steps);
@@ -998,7 +997,8 @@ mod tests {
             assert!(last.contains(&step.goal), "staged boxes fill the last goals");
             assert!(i > plan.steps.len() / 2, "staged late, at step {i} of {}", plan.steps.len());
         }
-        let without = PackingPlan::new(&a, &starts, a.index_of(level.player()), false, &mut || false).unwrap();
+        let without =
+            PackingPlan::peeled(&a, &starts, a.index_of(level.player()), false, Peel::OneByOne, &mut || false).unwrap();
         assert!(without.steps.iter().all(|s| s.square == s.goal));
     }
 
@@ -1016,7 +1016,8 @@ mod tests {
                 starts[a.index_of(*b)] = true;
             }
             let plan =
-                PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).expect("never stopped");
+                PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false)
+                    .expect("never stopped");
             let mut fills: Vec<u16> = plan.steps.iter().filter(|s| s.square == s.goal).map(|s| s.goal).collect();
             assert_eq!(fills, plan.order);
             fills.sort_unstable();
@@ -1030,7 +1031,8 @@ mod tests {
                 }
             }
             let without =
-                PackingPlan::new(&a, &starts, a.index_of(level.player()), false, &mut || false).expect("never stopped");
+                PackingPlan::peeled(&a, &starts, a.index_of(level.player()), false, Peel::OneByOne, &mut || false)
+                    .expect("never stopped");
             assert!(without.steps.iter().all(|s| s.square == s.goal));
         }
         assert!(parking_seen, "some XSokoban goal room needs a parking square");

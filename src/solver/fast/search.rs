@@ -18,7 +18,7 @@ use super::features::{Cell, Features};
 use super::hotspots::Hotspots;
 use super::keyed::{self, Keyed, hash_key};
 use super::macros::{MacroMove, Macros};
-use super::packing::PackingPlan;
+use super::packing::{PackingPlan, Peel};
 use super::pull::{Backward, Found};
 use super::raw::{NONE, RawIndex, Stamps};
 use super::staging::{self, Aside};
@@ -735,10 +735,8 @@ pub fn plan(
     }
     let stop = &mut || stop_reason(config, started).is_some();
     let player = a.index_of(level.player());
-    let plan = match layers {
-        false => PackingPlan::new(a, &starts, player, config.fast_parking, stop),
-        true => PackingPlan::in_layers(a, &starts, player, config.fast_parking, stop),
-    };
+    let peel = if layers { Peel::Layers } else { Peel::OneByOne };
+    let plan = PackingPlan::peeled(a, &starts, player, config.fast_parking, peel, stop);
     let plan = match plan {
         Some(plan) if config.fast_plan_check => plan.checked_from_start(a, &starts, stop),
         plan => plan,

@@ -257,8 +257,15 @@ mod tests {
             starts[a.index_of(*b)] = true;
             occupied[a.index_of(*b)] = 1;
         }
-        let plan =
-            PackingPlan::new(&a, &starts, a.index_of(level.player()), true, &mut || false).expect("never stopped");
+        let plan = PackingPlan::peeled(
+            &a,
+            &starts,
+            a.index_of(level.player()),
+            true,
+            super::super::packing::Peel::OneByOne,
+            &mut || false,
+        )
+        .expect("never stopped");
         (level, a, plan, occupied)
     }
 
