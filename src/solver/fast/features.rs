@@ -163,6 +163,7 @@ impl Features {
 mod tests {
     use super::*;
     use crate::format::parse_levels;
+    use crate::solver::fast::packing::Peel;
 
     #[test]
     fn regions_count_the_parts_of_the_floor() {
@@ -190,15 +191,8 @@ mod tests {
         for b in level.boxes() {
             starts[a.index_of(*b)] = true;
         }
-        let plan = PackingPlan::peeled(
-            &a,
-            &starts,
-            a.index_of(level.player()),
-            true,
-            super::super::packing::Peel::OneByOne,
-            &mut || false,
-        )
-        .expect("never stopped");
+        let plan = PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false)
+            .expect("never stopped");
         // One box on the rightmost goal: no progress in the plan's order, one goal filled.
         let mut occupied = vec![0u8; a.squares()];
         let right = a.index_of(level.square_at(1, 3).unwrap());

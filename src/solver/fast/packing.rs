@@ -696,17 +696,14 @@ mod tests {
     use crate::format::parse_levels;
 
     fn plan_of(text: &str) -> (crate::level::Level, Analysis, PackingPlan) {
+        peeled_plan_of(text, Peel::OneByOne)
+    }
+
+    fn peeled_plan_of(text: &str, peel: Peel) -> (crate::level::Level, Analysis, PackingPlan) {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let plan = PackingPlan::peeled(
-            &a,
-            &starts_of(&level, &a),
-            a.index_of(level.player()),
-            true,
-            Peel::OneByOne,
-            &mut || false,
-        )
-        .expect("never stopped");
+        let (starts, player) = (starts_of(&level, &a), a.index_of(level.player()));
+        let plan = PackingPlan::peeled(&a, &starts, player, true, peel, &mut || false).expect("never stopped");
         (level, a, plan)
     }
 
@@ -716,13 +713,8 @@ mod tests {
 
     #[test]
     fn in_layers_the_goals_at_the_walls_fill_first_from_the_far_end() {
-        let level = parse_levels(BAND).unwrap().remove(0);
-        let a = Analysis::new(&level);
-        let (starts, player) = (starts_of(&level, &a), a.index_of(level.player()));
-        let layered =
-            PackingPlan::peeled(&a, &starts, player, true, Peel::Layers, &mut || false).expect("never stopped");
-        let one_by_one =
-            PackingPlan::peeled(&a, &starts, player, true, Peel::OneByOne, &mut || false).expect("never stopped");
+        let (level, a, layered) = peeled_plan_of(BAND, Peel::Layers);
+        let (_, _, one_by_one) = plan_of(BAND);
         let lines = |plan: &PackingPlan| -> Vec<(usize, usize)> {
             plan.order.iter().map(|&g| level.coords(a.square_of(g as usize))).map(|(r, c)| (r + c, r)).collect()
         };
@@ -745,18 +737,15 @@ mod tests {
 
     #[test]
     fn in_layers_a_goal_corridor_still_fills_from_its_far_end() {
-        let level =
-            parse_levels("########\n#...  @#\n#### $ #\n#### $ #\n#### $ #\n####   #\n########\n").unwrap().remove(0);
-        let a = Analysis::new(&level);
-        let plan = PackingPlan::peeled(
-            &a,
-            &starts_of(&level, &a),
-            a.index_of(level.player()),
-            true,
-            Peel::Layers,
-            &mut || false,
-        )
-        .expect("never stopped");
+        let corridor = "########
+#...  @#
+#### $ #
+#### $ #
+#### $ #
+####   #
+########
+";
+        let (level, a, plan) = peeled_plan_of(corridor, Peel::Layers);
         let cols: Vec<usize> = plan.order.iter().map(|&g| level.coords(a.square_of(g as usize)).1).collect();
         assert_eq!(cols, vec![1, 2, 3]);
     }

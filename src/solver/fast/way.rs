@@ -247,6 +247,7 @@ impl Way {
 mod tests {
     use super::*;
     use crate::format::parse_levels;
+    use crate::solver::fast::packing::Peel;
 
     fn setup(text: &str) -> (crate::level::Level, Analysis, PackingPlan, Vec<u8>) {
         let level = parse_levels(text).unwrap().remove(0);
@@ -257,15 +258,8 @@ mod tests {
             starts[a.index_of(*b)] = true;
             occupied[a.index_of(*b)] = 1;
         }
-        let plan = PackingPlan::peeled(
-            &a,
-            &starts,
-            a.index_of(level.player()),
-            true,
-            super::super::packing::Peel::OneByOne,
-            &mut || false,
-        )
-        .expect("never stopped");
+        let plan = PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false)
+            .expect("never stopped");
         (level, a, plan, occupied)
     }
 
