@@ -164,6 +164,7 @@ use super::{Config, Mode, Solution, SolveError, Stats, astar};
 use crate::analysis::Analysis;
 use crate::level::{Level, SolvedRule, Square};
 use hotspots::Hotspots;
+use packing::Peel;
 use search::Weights;
 use std::time::Instant;
 
@@ -197,16 +198,16 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     // from `started`.
     let before = started.elapsed();
     let plan_config = Config { time_limit: config.time_limit.map(|t| t.saturating_sub(before)), ..config.clone() };
-    let plan_of = |layers| match search::plan(level, a, &plan_config, layers, Instant::now()) {
+    let plan_of = |peel| match search::plan(level, a, &plan_config, peel, Instant::now()) {
         Ok(plan) => Ok(plan),
         Err(mut e) => {
             e.stats_mut().seconds = started.elapsed().as_secs_f64();
             Err(e)
         }
     };
-    let plan = plan_of(false)?;
+    let plan = plan_of(Peel::OneByOne)?;
     // The second pass's plan (see the module docs): the first's when they agree or it is off.
-    let layered = if config.fast_layers { Some(plan_of(true)?).filter(|p| *p != plan) } else { None };
+    let layered = if config.fast_layers { Some(plan_of(Peel::Layers)?).filter(|p| *p != plan) } else { None };
     let second_plan = layered.as_ref().unwrap_or(&plan);
     let passes = passes(config);
     // The hotspot table is built only when some pass asks the advisor.
@@ -349,7 +350,7 @@ pub enum PlanStep {
 /// # Ok::<(), sokoban::Error>(())
 /// ```
 pub fn packing_plan(level: &Level, a: &Analysis, config: &Config) -> Result<Vec<PlanStep>, SolveError> {
-    plan_steps(level, a, config, false)
+    plan_steps(level, a, config, Peel::OneByOne)
 }
 
 /// The packing plan the fast engine's second pass follows on `level` (unless
@@ -368,15 +369,15 @@ pub fn packing_plan(level: &Level, a: &Analysis, config: &Config) -> Result<Vec<
 /// # Ok::<(), sokoban::Error>(())
 /// ```
 pub fn layered_packing_plan(level: &Level, a: &Analysis, config: &Config) -> Result<Vec<PlanStep>, SolveError> {
-    plan_steps(level, a, config, true)
+    plan_steps(level, a, config, Peel::Layers)
 }
 
-/// [`packing_plan`] or, with `layers`, [`layered_packing_plan`].
-fn plan_steps(level: &Level, a: &Analysis, config: &Config, layers: bool) -> Result<Vec<PlanStep>, SolveError> {
+/// [`packing_plan`] or [`layered_packing_plan`], as `peel` says.
+fn plan_steps(level: &Level, a: &Analysis, config: &Config, peel: Peel) -> Result<Vec<PlanStep>, SolveError> {
     if !handles(level, a) {
         return Ok(Vec::new());
     }
-    let plan = search::plan(level, a, config, layers, Instant::now())?;
+    let plan = search::plan(level, a, config, peel, Instant::now())?;
     let square = |s: u16| a.square(crate::analysis::Sq::new(usize::from(s)));
     let steps = plan.steps.iter().map(|step| {
         let goal = square(step.goal);

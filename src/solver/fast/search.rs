@@ -720,13 +720,12 @@ fn stopped(config: &Config, started: Instant, stats: Stats) -> SolveError {
 }
 
 /// The packing plan of `level` (an error when the limits or the cancel flag stopped it), under
-/// `config`'s clock started at `started`: worked out one box at a time, or in layers when
-/// `layers` says so.
+/// `config`'s clock started at `started`, the boxes taken off the goals as `peel` says.
 pub fn plan(
     level: &Level,
     a: &Analysis,
     config: &Config,
-    layers: bool,
+    peel: Peel,
     started: Instant,
 ) -> Result<PackingPlan, SolveError> {
     let mut starts = vec![false; a.squares()];
@@ -734,9 +733,7 @@ pub fn plan(
         starts[a.index_of(*b)] = true;
     }
     let stop = &mut || stop_reason(config, started).is_some();
-    let player = a.index_of(level.player());
-    let peel = if layers { Peel::Layers } else { Peel::OneByOne };
-    let plan = PackingPlan::peeled(a, &starts, player, config.fast_parking, peel, stop);
+    let plan = PackingPlan::peeled(a, &starts, a.index_of(level.player()), config.fast_parking, peel, stop);
     let plan = match plan {
         Some(plan) if config.fast_plan_check => plan.checked_from_start(a, &starts, stop),
         plan => plan,
@@ -1501,7 +1498,7 @@ fn sprint(
         progress: None,
         ..config.clone()
     };
-    let Ok(plan) = plan(&start, a, &sub, false, started) else {
+    let Ok(plan) = plan(&start, a, &sub, Peel::OneByOne, started) else {
         return Sprint::Stopped;
     };
     let mut own = Learned::new(a, Backward::none());
@@ -1790,7 +1787,7 @@ mod tests {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
         let config = Config::default();
-        let plan = plan(&level, &a, &config, false, Instant::now()).unwrap();
+        let plan = plan(&level, &a, &config, Peel::OneByOne, Instant::now()).unwrap();
         let hot = Hotspots::empty(&a);
         let mut learned = Learned::new(&a, Backward::none());
         let weights = Weights {
