@@ -102,14 +102,15 @@
 //!   difficulty is the packing often fall this way: Sasquatch at 10 s 25 → 31 (BENCHMARKS.md,
 //!   round eight). `--no-pulls` turns it off.
 //! - **Two passes** ([`solve_from`]), the first with three fifths of the limits (the second
-//!   gets what the first left), sharing the plan and what the first learned. Under a time
+//!   gets what the first left), sharing what the first learned (each with a plan of its own,
+//!   see 2. below). Under a time
 //!   limit above 10 s the two share the first 10 s so (the second run from inside the first,
 //!   which waits in memory: `search::Detour`) and the first then goes on to the limit:
 //!   1. packing, connectivity, the opener (and staging under a long limit) cost 0,
 //!      hotspots 1, distance 2, any other move 3;
 //!   2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
 //!      cells count the boxes on goals too (the `filled` feature). Its plan is worked out in
-//!      layers (`packing.rs`): a second guess at the order, for the levels where taking the
+//!      layers (`packing.rs`) when it starts: a second guess at the order, for the levels where taking the
 //!      boxes off one at a time misleads (Microban II 131 solved in 7.6 s, unsolved by every
 //!      solver of the comparison at 10 s; XSokoban 85, whose pass 2 found it at 9.5 s with
 //!      the first plan, is lost at 10 s; BENCHMARKS.md, round thirty). `--no-layered-plan`
@@ -196,19 +197,21 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     }
     // The search keeps its own clock: give it what is left of the limit, then report the time
     // from `started`.
-    let before = started.elapsed();
-    let plan_config = Config { time_limit: config.time_limit.map(|t| t.saturating_sub(before)), ..config.clone() };
-    let plan_of = |peel| match search::plan(level, a, &plan_config, peel, Instant::now()) {
-        Ok(plan) => Ok(plan),
-        Err(mut e) => {
+    let plan_of = |peel| {
+        let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
+        let plan_config = Config { time_limit: left, ..config.clone() };
+        search::plan(level, a, &plan_config, peel, Instant::now()).map_err(|mut e| {
             e.stats_mut().seconds = started.elapsed().as_secs_f64();
-            Err(e)
-        }
+            e
+        })
     };
     let plan = plan_of(Peel::OneByOne)?;
-    // The second pass's plan (see the module docs): the first's when they agree or it is off.
-    let layered = if config.fast_layers { Some(plan_of(Peel::Layers)?).filter(|p| *p != plan) } else { None };
-    let second_plan = layered.as_ref().unwrap_or(&plan);
+    // The second pass's plan (see the module docs), worked out when that pass starts (most
+    // levels never get there): `None` for the first's, when they agree or it is off.
+    let second_plan = || match config.fast_layers {
+        true => plan_of(Peel::Layers).map(|layered| Some(layered).filter(|p| *p != plan)),
+        false => Ok(None),
+    };
     let passes = passes(config);
     // The hotspot table is built only when some pass asks the advisor.
     let hot = if passes.iter().any(|w| w.hotspots.is_some()) {
@@ -242,7 +245,13 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
                 memory_limit: config.memory_limit.map(|m| m.saturating_sub(held)),
                 ..config.clone()
             };
-            let r = search::run(level, a, second_plan, &hot, &second_config, passes[1], learned, None);
+            let r = match second_plan() {
+                Ok(layered) => {
+                    let plan = layered.as_ref().unwrap_or(&plan);
+                    search::run(level, a, plan, &hot, &second_config, passes[1], learned, None)
+                }
+                Err(e) => Err(e),
+            };
             if let Err(SolveError::Timeout(stats)) = &r {
                 second_spent = Some(stats.clone());
             }
@@ -279,6 +288,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
         let passes = &passes[..2];
         let mut pass = 0;
         loop {
+            let layered = if pass == 1 { second_plan() } else { Ok(None) };
             let (part, whole) = if pass + 1 < passes.len() { FIRST_PASS } else { (1, 1) };
             let pass_config = Config {
                 time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed()) * part / whole),
@@ -287,8 +297,13 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
                 ..config.clone()
             };
             let run_config = if limited { &pass_config } else { config };
-            let plan = if pass == 1 { second_plan } else { &plan };
-            let mut r = search::run(level, a, plan, &hot, run_config, passes[pass], &mut learned, None);
+            let mut r = match layered {
+                Ok(layered) => {
+                    let plan = layered.as_ref().unwrap_or(&plan);
+                    search::run(level, a, plan, &hot, run_config, passes[pass], &mut learned, None)
+                }
+                Err(e) => Err(e),
+            };
             search::stats_of(&mut r).add(&spent);
             pass += 1;
             match r {
