@@ -19,7 +19,7 @@ anchors ran in one shuffled job list on the same machine (whole-process times fo
 
 --summary prints, per set, a Markdown table of solved, proven, sum and median time of the
 solved for every run (the headline tables of BENCHMARKS.md come from it). Plots need
-matplotlib (`python3 -m venv venv && venv/bin/pip install matplotlib`); --summary alone needs
+matplotlib (`python3 -m venv /tmp/plot && /tmp/plot/bin/pip install matplotlib`); --summary alone needs
 only the standard library. PNGs go to --out (default: docs/ next to benches/).
 """
 
