@@ -345,6 +345,7 @@ impl Outcome {
             "level": self.level, "title": self.title, "status": self.status().name(), "lurd": lurd,
             "moves": moves, "pushes": pushes, "cost": cost, "optimal": optimal,
             "nodes": stats.expanded, "seconds": stats.seconds,
+            "found_seconds": self.result.as_ref().ok().map(|s| s.found_seconds.unwrap_or(stats.seconds)),
         });
         if let Some(file) = &self.file {
             json["file"] = serde_json::Value::String(file.clone());

@@ -624,14 +624,8 @@ fn finish<M: Metric>(
     }
     let moves = pushes_to_moves(level, &pushes).expect("the search only makes legal pushes");
     stats.frozen_tables = tables as u64;
-    Ok(Solution {
-        lurd: crate::lurd::encode(&moves),
-        pushes: pushes.len(),
-        cost: cost_of(level, weights, &moves),
-        moves,
-        optimal: Some(M::OPTIMALITY),
-        stats,
-    })
+    let cost = cost_of(level, weights, &moves);
+    Ok(Solution::from_moves(moves, cost, Some(M::OPTIMALITY), stats))
 }
 
 #[cfg(test)]
@@ -651,7 +645,9 @@ mod tests {
         assert!(position.is_solved(level), "{lurd}");
         let pushes = lurd.chars().filter(char::is_ascii_uppercase).count();
         let cost = cost_of(level, level.weights(), &moves);
-        Solution { moves, lurd: lurd.to_string(), pushes, cost, optimal: None, stats: Stats::default() }
+        let solution = Solution::from_moves(moves, cost, None, Stats::default());
+        assert_eq!((solution.lurd.as_str(), solution.pushes), (lurd, pushes));
+        solution
     }
 
     #[test]

@@ -318,14 +318,8 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
     moves.reverse();
     release(store);
     let weights = config.weights.clone().unwrap_or_else(|| level.weights().to_vec());
-    Ok(Solution {
-        lurd: crate::lurd::encode(&moves),
-        pushes: moves.iter().filter(|m| m.push).count(),
-        cost: cost_of(level, &weights, &moves),
-        moves,
-        optimal: Some(Optimality::Moves),
-        stats,
-    })
+    let cost = cost_of(level, &weights, &moves);
+    Ok(Solution::from_moves(moves, cost, Some(Optimality::Moves), stats))
 }
 
 #[cfg(test)]

@@ -159,6 +159,7 @@ fn auto(
     };
     announce(&found);
     let mut best = found;
+    best.found_seconds = Some(best.stats.seconds);
     // Someone watches the solutions (anytime output): one with fewer pushes near the first
     // is worth showing before A* runs, and tightens its bound.
     if config.proof == Proof::Full
