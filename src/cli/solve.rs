@@ -21,6 +21,13 @@ use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Select
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ModeArg {
+    /// The default: the fast engine, answering as soon as it finds a solution, after a short
+    /// push-optimal A* attempt to prove it (a quarter of the finding time, at least 0.1 s;
+    /// --prove gives the proof the whole time limit); "optimal" says what was proven.
+    Auto,
+    /// The fast engine: feature-space search over macro moves; finds hard levels' solutions,
+    /// not proven optimal.
+    Fast,
     /// Fewest pushes (proven).
     Pushes,
     /// Fewest moves, ties broken by fewest pushes (proven).
@@ -29,13 +36,6 @@ pub enum ModeArg {
     Cost,
     /// Plain breadth-first search over moves: the textbook baseline (fewest moves, proven).
     Bfs,
-    /// The fast engine: feature-space search over macro moves; finds hard levels' solutions,
-    /// not proven optimal.
-    Fast,
-    /// The default: the fast engine, answering as soon as it finds a solution, after a short
-    /// push-optimal A* attempt to prove it (a quarter of the finding time, at least 0.1 s;
-    /// --prove gives the proof the whole time limit); "optimal" says what was proven.
-    Auto,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -52,8 +52,8 @@ pub enum HeuristicArg {
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
     /// What to minimise, and how. Default: `auto` for `solve` (a solution as soon as it is
-    /// found, proven push-optimal when that is quick), `pushes` for `bench` (the figures in
-    /// BENCHMARKS.md are push-optimal unless a mode is named).
+    /// found, proven push-optimal when that is quick), `pushes` for `bench` (the proven figures of
+    /// BENCHMARKS.md).
     #[arg(long, value_enum)]
     pub mode: Option<ModeArg>,
     /// With the default mode: after finding a solution, spend the rest of the time limit (and
