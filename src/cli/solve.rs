@@ -61,11 +61,6 @@ pub struct SearchArgs {
     /// short attempt.
     #[arg(long)]
     pub prove: bool,
-    /// With the default mode: like --prove, and print each better solution as it is found
-    /// (a line `improved`, in JSON `"status":"improved"`), then the level's final answer; Ctrl-C
-    /// prints the best so far. With --jobs above 1, lines of different levels can interleave.
-    #[arg(long)]
-    pub improve: bool,
     /// Lower bound for the A* modes (pushes, moves, cost).
     #[arg(long, value_enum, default_value = "hungarian")]
     pub heuristic: HeuristicArg,
@@ -194,9 +189,8 @@ impl SearchArgs {
     /// The solver configuration, with `default` as the mode when none was given.
     pub fn config(&self, default: ModeArg) -> Result<Config> {
         let mode = self.mode.unwrap_or(default);
-        if (self.prove || self.improve) && !matches!(mode, ModeArg::Auto) {
-            let flag = if self.improve { "--improve" } else { "--prove" };
-            anyhow::bail!("{flag} applies to the default mode, auto (the other modes prove their optimum or nothing)");
+        if self.prove && !matches!(mode, ModeArg::Auto) {
+            anyhow::bail!("--prove applies to the default mode, auto (the other modes prove their optimum or nothing)");
         }
         let weights = match &self.weights {
             None => None,
@@ -227,7 +221,7 @@ impl SearchArgs {
             cancel: Some(interrupt::flag()),
             progress: None,
             weights,
-            proof: if self.prove || self.improve { Proof::Full } else { Proof::Cheap },
+            proof: if self.prove { Proof::Full } else { Proof::Cheap },
             // Set by `solve --improve`, which prints each solution as it comes.
             on_solution: None,
             corral_pruning: !self.no_corral_pruning,
@@ -258,6 +252,11 @@ pub struct SolveArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// With the default mode: like --prove, and print each better solution as it is found
+    /// (a line `improved`, in JSON `"status":"improved"`), then the level's final answer; Ctrl-C
+    /// prints the best so far. With --jobs above 1, lines of different levels can interleave.
+    #[arg(long)]
+    pub improve: bool,
     /// One JSON object per level and line.
     #[arg(long)]
     pub json: bool,
@@ -398,6 +397,10 @@ pub fn solve_watched(number: usize, level: &Level, config: &Config, show: impl F
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
     // Options first: nothing is read or solved when one is wrong.
     let config = a.search.config(ModeArg::Auto)?;
+    if a.improve && config.mode != Mode::Auto {
+        anyhow::bail!("--improve applies to the default mode, auto (the other modes find one answer)");
+    }
+    let config = Config { proof: if a.improve { Proof::Full } else { config.proof }, ..config };
     let delay = animation_delay(a.delay)?;
     let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let mut code = EXIT_OK;
@@ -430,7 +433,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         let n = picked[i];
         let level = file.get(n)?;
         let improving;
-        let config = match a.search.improve {
+        let config = match a.improve {
             true => {
                 improving = printing_improvements(&config, printer, level, n, &spinner);
                 &improving
