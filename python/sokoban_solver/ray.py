@@ -1,0 +1,214 @@
+"""Batch solving on a Ray cluster: whatever cluster ``ray.init()`` connects to (a local one on a
+laptop, or the cluster of ``ray start`` / ``RAY_ADDRESS``).
+
+The levels are cut into batches; each batch is one Ray task (``max_retries`` lets Ray rerun the
+tasks of failed or lost workers and nodes). The driver collects every batch's results, keeps one
+result per level (by its index in the input) and writes the JSON lines in input order, so the
+output holds each level exactly once, as ``sokoban solve --json`` would print it, and
+``sokoban verify LEVELS OUTPUT`` checks it.
+
+From Python::
+
+    import ray, sokoban_solver.ray as sr
+    ray.init()  # or ray.init(address="auto") on a cluster node
+    run = sr.solve_dataset("levels.xsb", output="solutions.jsonl", mode="pushes", time_limit=10)
+
+From a shell (the same on a laptop and on a cluster's head node)::
+
+    python -m sokoban_solver.ray levels.xsb --out solutions.jsonl --mode pushes --time-limit 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Optional, Union
+
+import ray
+
+import sokoban_solver as sk
+
+__all__ = ["Run", "solve_dataset", "main"]
+
+LevelsInput = Union[str, "os.PathLike[str]", Iterable[Union[sk.Level, str]], Any]
+
+
+@dataclass
+class Run:
+    """What ``solve_dataset`` did."""
+
+    results: list[dict[str, Any]]
+    """One JSON object per level, in input order (as ``sokoban solve --json`` prints them)."""
+    nodes: dict[str, int] = field(default_factory=dict)
+    """Levels solved on each Ray node (by node id)."""
+    seconds: float = 0.0
+    """Wall time of the run, from the first task submitted to the last result collected."""
+    output: Optional[str] = None
+    """The JSON lines file written, if any."""
+
+    def lines(self) -> list[str]:
+        """The JSON lines (sorted keys, as the CLI prints them)."""
+        return [json.dumps(r, sort_keys=True, separators=(",", ":")) for r in self.results]
+
+
+def _levels_of(levels: LevelsInput) -> list[sk.Level]:
+    """The input as a list of levels: a file path, Levels or level texts, or a Ray Dataset whose
+    rows have a ``level`` column of level text (and optionally ``number``)."""
+    if isinstance(levels, (str, os.PathLike)):
+        return sk.read(levels)
+    if hasattr(levels, "iter_rows") and hasattr(levels, "map_batches"):  # a ray.data.Dataset
+        out = []
+        for i, row in enumerate(levels.iter_rows()):
+            if "level" not in row:
+                raise ValueError("a Dataset of levels needs a 'level' column of level text")
+            level = _one(row["level"], i)
+            number = int(row.get("number", i + 1))
+            out.append(level if number == level.number else _renumbered(level, number))
+        return out
+    out = []
+    for i, item in enumerate(levels):
+        if isinstance(item, sk.Level):
+            out.append(item)
+        elif isinstance(item, str):
+            out.append(_renumbered(_one(item, i), i + 1))
+        else:
+            raise TypeError(f"item {i} of the levels is a {type(item).__name__}, not a Level or a level text")
+    return out
+
+
+def _one(text: str, i: int) -> sk.Level:
+    levels = sk.parse(text)
+    if len(levels) != 1:
+        raise ValueError(f"item {i} of the levels holds {len(levels)} levels, not one")
+    return levels[0]
+
+
+def _renumbered(level: sk.Level, number: int) -> sk.Level:
+    return sk._sokoban._level_from_text(level.to_text(), level.format, number)
+
+
+@ray.remote
+def _solve_batch(start: int, levels: list[sk.Level], options: dict[str, Any]) -> tuple[str, int, list[str]]:
+    """Solves one batch; returns the node's id, the batch's first index and the JSON lines."""
+    results = sk.solve_many(levels, progress=False, **options)
+    node = ray.get_runtime_context().get_node_id()
+    return node, start, [r.to_json() for r in results]
+
+
+def solve_dataset(
+    levels: LevelsInput,
+    *,
+    output: Union[str, "os.PathLike[str]", None] = None,
+    mode: str = "auto",
+    time_limit: Optional[float] = 60.0,
+    memory_limit: Optional[int] = None,
+    node_limit: Optional[int] = None,
+    batch_size: int = 20,
+    num_cpus: int = 1,
+    max_retries: int = 3,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> Run:
+    """Solves every level on the Ray cluster this process is connected to (``ray.init()``
+    starts a local one when none is).
+
+    ``levels``: a level file's path, a list of ``Level`` objects or level texts, or a
+    ``ray.data.Dataset`` with a ``level`` column of level texts (and optionally ``number``).
+    The limits apply to each level (as in ``sokoban_solver.solve``). Each task solves
+    ``batch_size`` levels on ``num_cpus`` threads and reserves that many CPUs; Ray reruns a task
+    up to ``max_retries`` times when its worker or node dies. ``progress(done, total)`` is
+    called as batches come back. ``output``: a JSON lines file written at the end (levels in
+    input order, each once).
+    """
+    if batch_size < 1 or num_cpus < 1 or max_retries < 0:
+        raise ValueError("batch_size and num_cpus must be at least 1, max_retries at least 0")
+    if not ray.is_initialized():
+        ray.init()
+    todo = _levels_of(levels)
+    options = dict(
+        threads=num_cpus, mode=mode, time_limit=time_limit, memory_limit=memory_limit, node_limit=node_limit
+    )
+    # Check the options here, where a mistake is one clear error instead of a failed task each.
+    sk.solve_many([], **options)
+    task = _solve_batch.options(
+        num_cpus=num_cpus, max_retries=max_retries, retry_exceptions=False, scheduling_strategy="SPREAD"
+    )
+    began = time.monotonic()
+    pending = [
+        task.remote(start, todo[start : start + batch_size], options) for start in range(0, len(todo), batch_size)
+    ]
+    lines: list[Optional[str]] = [None] * len(todo)
+    nodes: Counter[str] = Counter()
+    done = 0
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1, timeout=1.0)
+        for ref in ready:
+            node, start, batch = ray.get(ref)
+            for i, line in enumerate(batch):
+                if lines[start + i] is None:  # one result per level, whatever Ray reran
+                    lines[start + i] = line
+                    nodes[node] += 1
+                    done += 1
+            if progress is not None:
+                progress(done, len(todo))
+    missing = [i for i, line in enumerate(lines) if line is None]
+    if missing:
+        raise RuntimeError(f"{len(missing)} levels have no result (first: index {missing[0]})")
+    run = Run(results=[json.loads(line) for line in lines if line is not None], nodes=dict(nodes))
+    run.seconds = time.monotonic() - began
+    if output is not None:
+        path = os.fspath(output)
+        tmp = f"{path}.tmp{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as f:
+            for line in lines:
+                f.write(f"{line}\n")
+        os.replace(tmp, path)
+        run.output = path
+    return run
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """``python -m sokoban_solver.ray LEVELS --out FILE [options]``."""
+    p = argparse.ArgumentParser(prog="python -m sokoban_solver.ray", description=main.__doc__)
+    p.add_argument("levels", help="the level file")
+    p.add_argument("--out", required=True, help="the JSON lines file to write (sokoban verify LEVELS FILE checks it)")
+    p.add_argument("--address", default=None, help="the Ray cluster (default: RAY_ADDRESS, a running local one, or a new one)")
+    p.add_argument("--mode", default="auto", choices=["auto", "pushes", "moves", "cost", "fast", "bfs"])
+    p.add_argument("--time-limit", type=float, default=60.0, help="seconds per level")
+    p.add_argument("--memory-limit", type=int, default=None, help="megabytes per level")
+    p.add_argument("--node-limit", type=int, default=None, help="expanded states per level")
+    p.add_argument("--batch-size", type=int, default=20, help="levels per Ray task")
+    p.add_argument("--cpus-per-task", type=int, default=1, help="threads (and CPUs reserved) per task")
+    p.add_argument("--max-retries", type=int, default=3, help="reruns of a task whose worker or node died")
+    a = p.parse_args(argv)
+    ray.init(address=a.address)
+
+    def show(done: int, total: int) -> None:
+        print(f"\r{done}/{total} levels", end="", file=sys.stderr, flush=True)
+
+    run = solve_dataset(
+        a.levels,
+        output=a.out,
+        mode=a.mode,
+        time_limit=a.time_limit,
+        memory_limit=a.memory_limit,
+        node_limit=a.node_limit,
+        batch_size=a.batch_size,
+        num_cpus=a.cpus_per_task,
+        max_retries=a.max_retries,
+        progress=show,
+    )
+    solved = sum(r["status"] == "solved" for r in run.results)
+    print(
+        f"\n{solved} of {len(run.results)} solved in {run.seconds:.1f} s on {len(run.nodes)} nodes; wrote {a.out}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
