@@ -22,7 +22,8 @@ with ``KeyboardInterrupt``. ``solve_many`` spreads levels over Rust threads;
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from collections.abc import Iterable
+from typing import Any, Callable, Union
 
 from ._sokoban import (
     IllegalMoveError,
@@ -62,9 +63,9 @@ def solve_many(
     levels: Iterable[Level],
     threads: int = 0,
     mode: str = "auto",
-    time_limit: Optional[float] = 60.0,
-    memory_limit: Optional[int] = None,
-    node_limit: Optional[int] = None,
+    time_limit: float | None = 60.0,
+    memory_limit: int | None = None,
+    node_limit: int | None = None,
     progress: Progress = None,
 ) -> list[Result]:
     """Solves levels on ``threads`` Rust threads (0: one per core), each with its own limits.
@@ -80,7 +81,7 @@ def solve_many(
     """
     levels = list(levels)
     bar = None
-    callback: Optional[Callable[[int, int], Any]] = None
+    callback: Callable[[int, int], Any] | None = None
     if callable(progress):
         callback = progress
     elif progress or (progress is None and sys.stderr is not None and sys.stderr.isatty()):

@@ -1,7 +1,8 @@
 """Type stubs of the native module (re-exported by ``sokoban_solver``)."""
 
 import os
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from collections.abc import Iterable, Sequence
+from typing import Any, Callable
 
 class ParseError(ValueError):
     """A level text that cannot be read.
@@ -50,10 +51,10 @@ class Level:
     def player(self) -> tuple[int, int]:
         """The player's cell as (row, column), 0-based."""
     @property
-    def title(self) -> Optional[str]: ...
+    def title(self) -> str | None: ...
     @property
     def format(self) -> str:
-        """"xsb", "grid", "json" or "warehouse"."""
+        """ "xsb", "grid", "json" or "warehouse"."""
     @property
     def board(self) -> str:
         """The board as XSB text, newline-terminated."""
@@ -70,18 +71,18 @@ class Result:
         """1-based number of the level in its file."""
     @property
     def status(self) -> str:
-        """"solved", "unsolvable", "timeout", "memory-limit", "node-limit", "cancelled" or "invalid"."""
+        """ "solved", "unsolvable", "timeout", "memory-limit", "node-limit", "cancelled" or "invalid"."""
     @property
     def solved(self) -> bool: ...
     @property
-    def lurd(self) -> Optional[str]:
+    def lurd(self) -> str | None:
         """The solution (lowercase walk, uppercase push), or None."""
     @property
-    def moves(self) -> Optional[int]: ...
+    def moves(self) -> int | None: ...
     @property
-    def pushes(self) -> Optional[int]: ...
+    def pushes(self) -> int | None: ...
     @property
-    def optimal(self) -> Optional[str]:
+    def optimal(self) -> str | None:
         """What is proven minimal: "pushes", "pushes,moves", "moves" or "cost"; None if nothing."""
     @property
     def nodes(self) -> int:
@@ -89,7 +90,7 @@ class Result:
     @property
     def seconds(self) -> float: ...
     @property
-    def error(self) -> Optional[str]:
+    def error(self) -> str | None:
         """Why there is no solution, in words (None when solved)."""
     def to_json(self) -> str:
         """The JSON line of ``sokoban solve --json`` (keys sorted, no newline)."""
@@ -107,9 +108,9 @@ class Verification:
     @property
     def pushes(self) -> int: ...
     @property
-    def illegal_index(self) -> Optional[int]: ...
+    def illegal_index(self) -> int | None: ...
     @property
-    def reason(self) -> Optional[str]: ...
+    def reason(self) -> str | None: ...
     def __bool__(self) -> bool: ...
 
 class Played:
@@ -127,7 +128,7 @@ class Played:
     def level(self) -> Level:
         """The position after the moves as a level of its own."""
 
-def parse(text: str, format: Optional[str] = None) -> list[Level]:
+def parse(text: str, format: str | None = None) -> list[Level]:
     """Parses every level of a text ("xsb", "grid", "json", "warehouse"; None: recognised).
 
     >>> import sokoban_solver as sk
@@ -137,15 +138,15 @@ def parse(text: str, format: Optional[str] = None) -> list[Level]:
     Raises ParseError (a ValueError) with ``line`` and ``column``.
     """
 
-def read(path: Union[str, os.PathLike[str]]) -> list[Level]:
+def read(path: str | os.PathLike[str]) -> list[Level]:
     """Reads every level of a file (format from the extension and content); OSError if unreadable."""
 
 def solve(
     level: Level,
     mode: str = "auto",
-    time_limit: Optional[float] = 60.0,
-    memory_limit: Optional[int] = None,
-    node_limit: Optional[int] = None,
+    time_limit: float | None = 60.0,
+    memory_limit: int | None = None,
+    node_limit: int | None = None,
 ) -> Result:
     """Solves a level; the GIL is released meanwhile and Ctrl-C raises KeyboardInterrupt.
 
@@ -163,10 +164,10 @@ def solve_many(
     levels: Iterable[Level],
     threads: int = 0,
     mode: str = "auto",
-    time_limit: Optional[float] = 60.0,
-    memory_limit: Optional[int] = None,
-    node_limit: Optional[int] = None,
-    progress: Optional[Callable[[int, int], Any]] = None,
+    time_limit: float | None = 60.0,
+    memory_limit: int | None = None,
+    node_limit: int | None = None,
+    progress: Callable[[int, int], Any] | None = None,
 ) -> list[Result]: ...
 def verify(level: Level, lurd: str) -> Verification:
     """Replays LURD (run-length encoding allowed) with the independent verifier.
@@ -176,7 +177,7 @@ def verify(level: Level, lurd: str) -> Verification:
     True
     """
 
-def apply(level: Level, moves: Union[str, Sequence[str]]) -> Played:
+def apply(level: Level, moves: str | Sequence[str]) -> Played:
     """Plays moves (LURD, a JSON array, words, or a list of direction names) from the start.
 
     Raises IllegalMoveError (a ValueError) with ``index`` at the first illegal move.

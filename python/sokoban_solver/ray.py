@@ -26,8 +26,9 @@ import os
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional, Union
+from typing import Any, Callable, Union
 
 import ray
 
@@ -48,7 +49,7 @@ class Run:
     """Levels solved on each Ray node (by node id)."""
     seconds: float = 0.0
     """Wall time of the run, from the first task submitted to the last result collected."""
-    output: Optional[str] = None
+    output: str | None = None
     """The JSON lines file written, if any."""
 
     def lines(self) -> list[str]:
@@ -103,15 +104,15 @@ def _solve_batch(start: int, levels: list[sk.Level], options: dict[str, Any]) ->
 def solve_dataset(
     levels: LevelsInput,
     *,
-    output: Union[str, "os.PathLike[str]", None] = None,
+    output: str | os.PathLike[str] | None = None,
     mode: str = "auto",
-    time_limit: Optional[float] = 60.0,
-    memory_limit: Optional[int] = None,
-    node_limit: Optional[int] = None,
+    time_limit: float | None = 60.0,
+    memory_limit: int | None = None,
+    node_limit: int | None = None,
     batch_size: int = 20,
     num_cpus: int = 1,
     max_retries: int = 3,
-    progress: Optional[Callable[[int, int], Any]] = None,
+    progress: Callable[[int, int], Any] | None = None,
 ) -> Run:
     """Solves every level on the Ray cluster this process is connected to (``ray.init()``
     starts a local one when none is).
@@ -129,9 +130,7 @@ def solve_dataset(
     if not ray.is_initialized():
         ray.init()
     todo = _levels_of(levels)
-    options = dict(
-        threads=num_cpus, mode=mode, time_limit=time_limit, memory_limit=memory_limit, node_limit=node_limit
-    )
+    options = dict(threads=num_cpus, mode=mode, time_limit=time_limit, memory_limit=memory_limit, node_limit=node_limit)
     # Check the options here, where a mistake is one clear error instead of a failed task each.
     sk.solve_many([], **options)
     task = _solve_batch.options(
@@ -141,7 +140,7 @@ def solve_dataset(
     pending = [
         task.remote(start, todo[start : start + batch_size], options) for start in range(0, len(todo), batch_size)
     ]
-    lines: list[Optional[str]] = [None] * len(todo)
+    lines: list[str | None] = [None] * len(todo)
     nodes: Counter[str] = Counter()
     done = 0
     while pending:
@@ -171,12 +170,14 @@ def solve_dataset(
     return run
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """``python -m sokoban_solver.ray LEVELS --out FILE [options]``."""
     p = argparse.ArgumentParser(prog="python -m sokoban_solver.ray", description=main.__doc__)
     p.add_argument("levels", help="the level file")
     p.add_argument("--out", required=True, help="the JSON lines file to write (sokoban verify LEVELS FILE checks it)")
-    p.add_argument("--address", default=None, help="the Ray cluster (default: RAY_ADDRESS, a running local one, or a new one)")
+    p.add_argument(
+        "--address", default=None, help="the Ray cluster (default: RAY_ADDRESS, a running local one, or a new one)"
+    )
     p.add_argument("--mode", default="auto", choices=["auto", "pushes", "moves", "cost", "fast", "bfs"])
     p.add_argument("--time-limit", type=float, default=60.0, help="seconds per level")
     p.add_argument("--memory-limit", type=int, default=None, help="megabytes per level")

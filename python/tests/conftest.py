@@ -29,9 +29,7 @@ def sokoban_binary() -> Path:
 
 def cli_json(*args: str) -> list[dict]:
     """The lines of `sokoban solve --json ARGS`, as dicts."""
-    out = subprocess.run(
-        [str(sokoban_binary()), "solve", "--json", *args], cwd=ROOT, capture_output=True, text=True
-    )
+    out = subprocess.run([str(sokoban_binary()), "solve", "--json", *args], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode in (0, 1), out.stderr  # 1: some level without a verdict
     return [json.loads(line) for line in out.stdout.splitlines()]
 

@@ -90,9 +90,25 @@ def test_command_line(cluster, tmp_path):
     out = tmp_path / "few.jsonl"
     env = dict(os.environ, RAY_ADDRESS=cluster.address)
     done = subprocess.run(
-        [sys.executable, "-m", "sokoban_solver.ray", str(few), "--out", str(out), "--mode", "pushes",
-         "--time-limit", "10", "--batch-size", "5"],
-        capture_output=True, text=True, env=env, cwd=ROOT, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "sokoban_solver.ray",
+            str(few),
+            "--out",
+            str(out),
+            "--mode",
+            "pushes",
+            "--time-limit",
+            "10",
+            "--batch-size",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     assert "12 of 12 solved" in done.stderr

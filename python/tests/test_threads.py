@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import threading
 import time
 
@@ -20,7 +21,27 @@ def heavy_level() -> sk.Level:
     return sk.read(DATA / "microban.xsb")[145]
 
 
-def test_two_threads_take_clearly_less_wall_time_than_serial():
+def cli_seconds(binary, levels_file, jobs: int) -> float:
+    began = time.perf_counter()
+    subprocess.run(
+        [
+            str(binary),
+            "solve",
+            str(levels_file),
+            "--mode",
+            "pushes",
+            "--node-limit",
+            str(WORK["node_limit"]),
+            "--jobs",
+            str(jobs),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return time.perf_counter() - began
+
+
+def test_two_threads_take_clearly_less_wall_time_than_serial(binary, tmp_path):
     if (os.cpu_count() or 1) < 2:
         pytest.skip("needs two cores")
     level = heavy_level()
@@ -43,10 +64,19 @@ def test_two_threads_take_clearly_less_wall_time_than_serial():
         assert len(results) == 2 and all(r.nodes > 5000 for r in results)
         return time.perf_counter() - began
 
-    # The machine may be busy: the best of two tries of each.
-    best_serial = min(serial() for _ in range(2))
-    best_parallel = min(parallel() for _ in range(2))
-    assert best_parallel < 0.75 * best_serial, (best_parallel, best_serial)
+    # The best of two tries of each, in turns (the machine may be busy).
+    tries = [(serial(), parallel()) for _ in range(2)]
+    best_serial, best_parallel = min(t[0] for t in tries), min(t[1] for t in tries)
+    if best_parallel < 0.75 * best_serial:
+        return
+    # Not faster: is the machine able to run two searches at once at all just now? The CLI's
+    # own threads (--jobs 2) on the same two searches say.
+    two = tmp_path / "two.xsb"
+    two.write_text(level.board + "\n" + level.board)
+    cli_one, cli_two = cli_seconds(binary, two, 1), cli_seconds(binary, two, 2)
+    if cli_two >= 0.75 * cli_one:
+        pytest.skip(f"the machine is busy: even the CLI's --jobs 2 took {cli_two:.2f} s against {cli_one:.2f} s")
+    assert best_parallel < 0.75 * best_serial, (best_parallel, best_serial, cli_two, cli_one)
 
 
 def test_python_runs_while_a_solve_runs():
