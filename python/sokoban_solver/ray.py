@@ -143,17 +143,24 @@ def solve_dataset(
     lines: list[str | None] = [None] * len(todo)
     nodes: Counter[str] = Counter()
     done = 0
-    while pending:
-        ready, pending = ray.wait(pending, num_returns=1, timeout=1.0)
-        for ref in ready:
-            node, start, batch = ray.get(ref)
-            for i, line in enumerate(batch):
-                if lines[start + i] is None:  # one result per level, whatever Ray reran
-                    lines[start + i] = line
-                    nodes[node] += 1
-                    done += 1
-            if progress is not None:
-                progress(done, len(todo))
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1, timeout=1.0)
+            for ref in ready:
+                node, start, batch = ray.get(ref)
+                for i, line in enumerate(batch):
+                    if lines[start + i] is None:  # one result per level, whatever Ray reran
+                        lines[start + i] = line
+                        nodes[node] += 1
+                        done += 1
+                if progress is not None:
+                    progress(done, len(todo))
+    except BaseException:
+        # Ctrl-C, a failed batch or a failing progress callback: the batches still queued or
+        # running are cancelled instead of left to run on the cluster.
+        for ref in pending:
+            ray.cancel(ref)
+        raise
     missing = [i for i, line in enumerate(lines) if line is None]
     if missing:
         raise RuntimeError(f"{len(missing)} levels have no result (first: index {missing[0]})")

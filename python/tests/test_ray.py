@@ -132,3 +132,15 @@ def test_a_node_removed_mid_run_loses_and_duplicates_nothing(cluster, expected, 
     check_output(run, expected, out)
     assert sum(run.nodes.values()) == 1000
     assert len(run.nodes) == 3, "the removed node had solved levels before it went"
+
+
+def test_a_failing_progress_callback_stops_the_run(cluster):
+    levels = sk.read(BOXOBAN)[:60]
+
+    def fail(done, total):
+        raise ZeroDivisionError("stop")
+
+    with pytest.raises(ZeroDivisionError):
+        sr.solve_dataset(levels, batch_size=5, progress=fail, **LIMITS)
+    # The cluster goes on working.
+    assert len(sr.solve_dataset(levels[:10], batch_size=5, **LIMITS).results) == 10
