@@ -30,7 +30,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Callable, Union
 
-import ray
+try:
+    import ray
+except ImportError as e:  # the optional extra
+    raise ImportError("sokoban_solver.ray needs Ray: pip install 'sokoban-solver[ray]' (or './python[ray]')") from e
 
 import sokoban_solver as sk
 

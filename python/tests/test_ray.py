@@ -2,7 +2,8 @@
 
 Every run solves the 1000 Boxoban medium levels push-optimally with a node limit; the results
 must equal the CLI's, pass `sokoban verify`, and come once per level even when a node is
-removed in the middle of a run."""
+removed in the middle of a run (that run fails with NodeDiedError when `max_retries=0`: Ray's
+retries are what bring its lost batches back)."""
 
 from __future__ import annotations
 
