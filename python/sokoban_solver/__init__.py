@@ -86,7 +86,7 @@ def solve_many(
         callback = progress
     elif progress or (progress is None and sys.stderr is not None and sys.stderr.isatty()):
         try:
-            from tqdm import tqdm
+            from tqdm import tqdm  # type: ignore[import-untyped,unused-ignore]
         except ImportError:
             if progress:
                 raise

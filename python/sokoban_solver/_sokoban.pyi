@@ -2,7 +2,23 @@
 
 import os
 from collections.abc import Iterable, Sequence
-from typing import Any, Callable
+from typing import Any, Callable, final
+
+__all__ = [
+    "IllegalMoveError",
+    "Level",
+    "ParseError",
+    "Played",
+    "Result",
+    "Verification",
+    "apply",
+    "parse",
+    "read",
+    "solve",
+    "solve_many",
+    "verify",
+    "_level_from_text",
+]
 
 class ParseError(ValueError):
     """A level text that cannot be read.
@@ -28,6 +44,7 @@ class IllegalMoveError(ValueError):
     index: int
     """0-based index of the illegal move."""
 
+@final
 class Level:
     """A Sokoban level (immutable, picklable). Made by ``parse``, ``read`` or ``from_gym_sokoban``."""
 
@@ -60,9 +77,10 @@ class Level:
         """The board as XSB text, newline-terminated."""
     def to_text(self) -> str:
         """The level in its own format, as a file would hold it."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Result:
     """The outcome of one solve; ``to_dict()`` equals the line of ``sokoban solve --json``."""
 
@@ -96,6 +114,7 @@ class Result:
         """The JSON line of ``sokoban solve --json`` (keys sorted, no newline)."""
     def to_dict(self) -> dict[str, Any]: ...
 
+@final
 class Verification:
     """The independent verifier's report; true when the moves are a valid solution."""
 
@@ -113,6 +132,7 @@ class Verification:
     def reason(self) -> str | None: ...
     def __bool__(self) -> bool: ...
 
+@final
 class Played:
     """Where a move list leads (see ``apply``)."""
 
@@ -182,3 +202,6 @@ def apply(level: Level, moves: str | Sequence[str]) -> Played:
 
     Raises IllegalMoveError (a ValueError) with ``index`` at the first illegal move.
     """
+
+def _level_from_text(text: str, format: str, number: int) -> Level:
+    """Rebuilds a pickled level (used by ``Level.__reduce__``)."""

@@ -133,7 +133,9 @@ def solve_dataset(
     if not ray.is_initialized():
         ray.init()
     todo = _levels_of(levels)
-    options = dict(threads=num_cpus, mode=mode, time_limit=time_limit, memory_limit=memory_limit, node_limit=node_limit)
+    options: dict[str, Any] = dict(
+        threads=num_cpus, mode=mode, time_limit=time_limit, memory_limit=memory_limit, node_limit=node_limit
+    )
     # Check the options here, where a mistake is one clear error instead of a failed task each.
     sk.solve_many([], **options)
     task = _solve_batch.options(

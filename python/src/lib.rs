@@ -221,7 +221,17 @@ fn levels_from(py: Python<'_>, each: Vec<Result<sokoban::Level, sokoban::ParseEr
 }
 
 /// Parses every level of a text: XSB/SOK unless `format` names another ("grid", "json",
-/// "warehouse"); with format=None the format is recognised from the content.
+/// "warehouse"); with format=None the format is recognised from the content. Raises
+/// ParseError (a ValueError) with `line` and `column`.
+///
+/// >>> import sokoban_solver as sk
+/// >>> sk.parse("#####\n#@$.#\n#####\n")[0].boxes
+/// [(1, 2)]
+/// >>> try:
+/// ...     sk.parse("#####\n#@$.#\n#  x#\n#####\n")
+/// ... except sk.ParseError as e:
+/// ...     print(e.line, e.column, e.reason)
+/// 3 4 unknown character 'x' in a board row
 #[pyfunction]
 #[pyo3(signature = (text, format=None))]
 fn parse(py: Python<'_>, text: &str, format: Option<&str>) -> PyResult<Vec<Level>> {
@@ -233,7 +243,14 @@ fn parse(py: Python<'_>, text: &str, format: Option<&str>) -> PyResult<Vec<Level
     levels_from(py, each)
 }
 
-/// Reads every level of a file, its format recognised from the extension and content.
+/// Reads every level of a file, its format recognised from the extension and content (OSError
+/// when it cannot be read, ParseError at the first bad level). Levels are numbered as in the file.
+///
+/// >>> import sokoban_solver as sk, pathlib, tempfile
+/// >>> path = pathlib.Path(tempfile.mkdtemp()) / "one.xsb"
+/// >>> _ = path.write_text("Title: One\n#####\n#@$.#\n#####\n")
+/// >>> sk.read(path)
+/// [<Level 1 "One": 5x3, 1 boxes>]
 #[pyfunction]
 fn read(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Vec<Level>> {
     let text = std::fs::read_to_string(&path)
@@ -470,9 +487,26 @@ fn run_solves(
         .collect()
 }
 
-/// Solves one level. See the package documentation for the arguments.
+/// Solves one level with the GIL released; Ctrl-C (SIGINT) cancels the search and raises
+/// KeyboardInterrupt.
+///
+/// `mode`: "auto" (the fast engine, then push-optimal A* with the time left to prove it),
+/// "pushes", "moves", "cost", "fast" or "bfs", as `sokoban solve --mode`. `time_limit` in seconds
+/// (None: none), `memory_limit` in megabytes (None: half the physical memory), `node_limit` in
+/// expanded states (None: none); a limit reached is a status of the Result, not an exception.
+///
+/// >>> import sokoban_solver as sk
+/// >>> level = sk.parse("######\n#@$ .#\n######\n")[0]
+/// >>> r = sk.solve(level, mode="pushes")
+/// >>> r.status, r.lurd, r.moves, r.pushes, r.optimal
+/// ('solved', 'RR', 2, 2, 'pushes,moves')
+/// >>> sk.solve(level, mode="pushes", node_limit=0).status
+/// 'node-limit'
 #[pyfunction]
-#[pyo3(signature = (level, mode="auto", time_limit=Some(60.0), memory_limit=None, node_limit=None))]
+#[pyo3(
+    signature = (level, mode="auto", time_limit=Some(60.0), memory_limit=None, node_limit=None),
+    text_signature = "(level, mode='auto', time_limit=60.0, memory_limit=None, node_limit=None)"
+)]
 fn solve(
     py: Python<'_>,
     level: &Level,
@@ -489,7 +523,10 @@ fn solve(
 /// Solves many levels on `threads` Rust threads (0: one per core); results in input order.
 /// `progress(done, total)` is called after each level.
 #[pyfunction]
-#[pyo3(signature = (levels, threads=0, mode="auto", time_limit=Some(60.0), memory_limit=None, node_limit=None, progress=None))]
+#[pyo3(
+    signature = (levels, threads=0, mode="auto", time_limit=Some(60.0), memory_limit=None, node_limit=None, progress=None),
+    text_signature = "(levels, threads=0, mode='auto', time_limit=60.0, memory_limit=None, node_limit=None, progress=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn solve_many(
     py: Python<'_>,
@@ -559,6 +596,13 @@ impl Verification {
 }
 
 /// Replays LURD (run-length encoding allowed) with the independent verifier.
+///
+/// >>> import sokoban_solver as sk
+/// >>> level = sk.parse("#####\n#@$.#\n#####\n")[0]
+/// >>> sk.verify(level, "R")
+/// <Verification valid: 1 moves, 1 pushes>
+/// >>> sk.verify(level, "L").reason
+/// 'move 0 (0-based) walks into a wall'
 #[pyfunction]
 fn verify(level: &Level, lurd: &str) -> PyResult<Verification> {
     let lurd = if sokoban::lurd::is_rle(lurd) {
@@ -620,7 +664,18 @@ impl Played {
     }
 }
 
-/// Plays moves (LURD, a JSON array of directions, or words) from the level's start.
+/// Plays moves (LURD, a JSON array of directions, words, or a list of direction names) from
+/// the level's start. Raises IllegalMoveError (a ValueError) with `index` at an illegal move.
+///
+/// >>> import sokoban_solver as sk
+/// >>> level = sk.parse("######\n#@$ .#\n######\n")[0]
+/// >>> played = sk.apply(level, ["right"])
+/// >>> print(played.board, end="")
+/// ######
+/// # @$.#
+/// ######
+/// >>> played.solved, sk.apply(level, "RR").solved
+/// (False, True)
 #[pyfunction]
 fn apply(py: Python<'_>, level: &Level, moves: &Bound<'_, PyAny>) -> PyResult<Played> {
     let text = if let Ok(s) = moves.extract::<String>() {

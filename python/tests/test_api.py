@@ -214,3 +214,11 @@ def readme_python_example() -> str:
 def test_readme_python_example(monkeypatch):
     monkeypatch.chdir(ROOT)
     exec(compile(readme_python_example(), "README.md", "exec"), {})
+
+
+def test_docstring_examples():
+    import doctest
+
+    for module in (sk, sk._sokoban):
+        result = doctest.testmod(module)
+        assert result.attempted > 5 and result.failed == 0, module.__name__
