@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+# Ray (in the Ray tests) reports no usage statistics from test clusters.
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 

@@ -222,3 +222,15 @@ def test_docstring_examples():
     for module in (sk, sk._sokoban):
         result = doctest.testmod(module)
         assert result.attempted > 5 and result.failed == 0, module.__name__
+
+
+def test_solve_many_tqdm_bar(capsys):
+    levels = sk.read(DATA / "microban.xsb")[:20]
+    try:
+        import tqdm  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError):
+            sk.solve_many(levels, mode="pushes", progress=True)
+        return
+    assert len(sk.solve_many(levels, mode="pushes", progress=True)) == 20
+    assert "20/20" in capsys.readouterr().err
