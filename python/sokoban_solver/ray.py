@@ -5,7 +5,8 @@ The levels are cut into batches; each batch is one Ray task (``max_retries`` let
 tasks of failed or lost workers and nodes). The driver collects every batch's results, keeps one
 result per level (by its index in the input) and writes the JSON lines in input order, so the
 output holds each level exactly once, as ``sokoban solve --json`` would print it, and
-``sokoban verify LEVELS OUTPUT`` checks it.
+``sokoban verify LEVELS OUTPUT`` checks it. ``add_solutions`` adds the solves to a
+``ray.data.Dataset`` instead, for Ray Data's own writers (Parquet, JSON).
 
 From Python::
 
@@ -37,7 +38,7 @@ except ImportError as e:  # the optional extra
 
 import sokoban_solver as sk
 
-__all__ = ["Run", "solve_dataset", "main"]
+__all__ = ["Run", "add_solutions", "main", "solve_dataset"]
 
 LevelsInput = Union[str, "os.PathLike[str]", Iterable[Union[sk.Level, str]], Any]
 
@@ -180,6 +181,49 @@ def solve_dataset(
         os.replace(tmp, path)
         run.output = path
     return run
+
+
+RESULT_COLUMNS = ("status", "lurd", "moves", "pushes", "optimal", "nodes", "seconds", "json")
+
+
+def add_solutions(
+    dataset: Any,
+    *,
+    mode: str = "auto",
+    time_limit: float | None = 60.0,
+    memory_limit: int | None = None,
+    node_limit: int | None = None,
+    batch_size: int = 20,
+    num_cpus: int = 1,
+) -> Any:
+    """A ``ray.data.Dataset`` with each row's solve added, computed by Ray Data on the cluster
+    (lazily, like every Dataset transformation; Ray Data reruns the tasks of lost workers).
+
+    The rows need a ``level`` column of level text; a ``number`` column, when present, numbers
+    the JSON lines. The columns added: ``status``, ``lurd``, ``moves``, ``pushes``, ``optimal``,
+    ``nodes``, ``seconds`` and ``json`` (the line of ``sokoban solve --json``). Write the result
+    with ``write_parquet`` or ``write_json``; ``solve_dataset`` is the way to one JSON lines
+    file in level order.
+    """
+    if batch_size < 1 or num_cpus < 1:
+        raise ValueError("batch_size and num_cpus must be at least 1")
+    options: dict[str, Any] = dict(
+        threads=num_cpus, mode=mode, time_limit=time_limit, memory_limit=memory_limit, node_limit=node_limit
+    )
+    sk.solve_many([], **options)  # a bad option is one clear error here, not one per task
+
+    def solve_batch(batch: dict[str, Any]) -> dict[str, Any]:
+        texts = list(batch["level"])
+        numbers = list(batch["number"]) if "number" in batch else [1] * len(texts)
+        levels = [_renumbered(_one(str(text), i), int(n)) for i, (text, n) in enumerate(zip(texts, numbers))]
+        results = sk.solve_many(levels, progress=False, **options)
+        out = dict(batch)
+        for column in RESULT_COLUMNS[:-1]:
+            out[column] = [getattr(r, column) for r in results]
+        out["json"] = [r.to_json() for r in results]
+        return out
+
+    return dataset.map_batches(solve_batch, batch_size=batch_size, batch_format="numpy", num_cpus=num_cpus)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,6 +7,7 @@ retries are what bring its lost batches back)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -145,3 +146,17 @@ def test_a_failing_progress_callback_stops_the_run(cluster):
         sr.solve_dataset(levels, batch_size=5, progress=fail, **LIMITS)
     # The cluster goes on working.
     assert len(sr.solve_dataset(levels[:10], batch_size=5, **LIMITS).results) == 10
+
+
+def test_add_solutions_to_a_dataset_and_write_parquet(cluster, tmp_path):
+    levels = sk.read(BOXOBAN)[:30]
+    local = [r.to_dict() for r in sk.solve_many(levels, threads=1, progress=False, **LIMITS)]
+    dataset = ray.data.from_items([{"level": lv.to_text(), "number": lv.number} for lv in levels])
+    solved = sr.add_solutions(dataset, batch_size=8, **LIMITS)
+    rows = sorted(solved.take_all(), key=lambda row: row["number"])
+    assert [row["lurd"] for row in rows] == [r["lurd"] for r in local]
+    assert [row["status"] for row in rows] == [r["status"] for r in local]
+    assert without_seconds([json.loads(row["json"]) for row in rows]) == without_seconds(local)
+    solved.write_parquet(str(tmp_path / "parquet"))
+    back = ray.data.read_parquet(str(tmp_path / "parquet"))
+    assert back.count() == 30 and set(sr.RESULT_COLUMNS) <= set(back.schema().names)
