@@ -245,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     ray.init(address=a.address)
 
     def show(done: int, total: int) -> None:
-        print(f"\r{done}/{total} levels", end="", file=sys.stderr, flush=True)
+        if sys.stderr.isatty():
+            print(f"\r{done}/{total} levels", end="", file=sys.stderr, flush=True)
 
     run = solve_dataset(
         a.levels,
@@ -260,10 +261,9 @@ def main(argv: list[str] | None = None) -> int:
         progress=show,
     )
     solved = sum(r["status"] == "solved" for r in run.results)
-    print(
-        f"\n{solved} of {len(run.results)} solved in {run.seconds:.1f} s on {len(run.nodes)} nodes; wrote {a.out}",
-        file=sys.stderr,
-    )
+    nodes = f"{len(run.nodes)} node" + ("" if len(run.nodes) == 1 else "s")
+    line = f"{solved} of {len(run.results)} solved in {run.seconds:.1f} s on {nodes}; wrote {a.out}"
+    print(("\n" if sys.stderr.isatty() else "") + line, file=sys.stderr)
     return 0
 
 
