@@ -461,13 +461,15 @@ fn run_solves(
                     failure = Some(e);
                 }
             }
-            Err(RecvTimeoutError::Timeout) => {
-                if let Err(e) = py.check_signals() {
-                    cancel.store(true, Ordering::Relaxed);
-                    failure.get_or_insert(e);
-                }
-            }
+            Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break,
+        }
+        // After every wake-up, not only idle ones: a stream of quick levels must not hide Ctrl-C.
+        if failure.is_none()
+            && let Err(e) = py.check_signals()
+        {
+            cancel.store(true, Ordering::Relaxed);
+            failure = Some(e);
         }
     }
     // The workers end once the queue is drained or the channel closed; cancelled searches stop

@@ -110,16 +110,20 @@ def interrupt_after(seconds: float) -> tuple[threading.Timer, list[float]]:
     return timer, sent
 
 
-@pytest.mark.parametrize("many", [False, True])
-def test_keyboard_interrupt_stops_a_long_solve_within_half_a_second(many):
+@pytest.mark.parametrize("case", ["solve", "solve_many", "stream"])
+def test_keyboard_interrupt_stops_a_long_solve_within_half_a_second(case):
     level = sk.read(DATA / "xsokoban90.xsb")[28]  # level 29: minutes of push-optimal search
+    # "stream": a thousand quick levels whose results arrive faster than the idle wake-ups.
+    quick = sk.read(DATA / "boxoban-medium-1000.xsb") if case == "stream" else []
     timer, sent = interrupt_after(0.5)
     began = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
-        if many:
+        if case == "solve":
+            sk.solve(level, mode="pushes", time_limit=120)
+        elif case == "solve_many":
             sk.solve_many([level, level, level], threads=2, mode="pushes", time_limit=120, progress=False)
         else:
-            sk.solve(level, mode="pushes", time_limit=120)
+            sk.solve_many(quick, threads=2, mode="pushes", node_limit=5000, progress=False)
     stopped = time.perf_counter()
     timer.join()
     assert sent, "the timer did not fire"
