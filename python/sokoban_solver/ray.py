@@ -55,10 +55,8 @@ class Run:
     """Wall time of the run, from the first task submitted to the last result collected."""
     output: str | None = None
     """The JSON lines file written, if any."""
-
-    def lines(self) -> list[str]:
-        """The JSON lines (sorted keys, as the CLI prints them)."""
-        return [json.dumps(r, sort_keys=True, separators=(",", ":")) for r in self.results]
+    json_lines: list[str] = field(default_factory=list)
+    """The same results as the JSON lines the library wrote (what ``output`` holds)."""
 
 
 def _levels_of(levels: LevelsInput) -> list[sk.Level]:
@@ -170,7 +168,8 @@ def solve_dataset(
     missing = [i for i, line in enumerate(lines) if line is None]
     if missing:
         raise RuntimeError(f"{len(missing)} levels have no result (first: index {missing[0]})")
-    run = Run(results=[json.loads(line) for line in lines if line is not None], nodes=dict(nodes))
+    json_lines = [line for line in lines if line is not None]
+    run = Run(results=[json.loads(line) for line in json_lines], nodes=dict(nodes), json_lines=json_lines)
     run.seconds = time.monotonic() - began
     if output is not None:
         path = os.fspath(output)

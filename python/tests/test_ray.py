@@ -49,7 +49,7 @@ def check_output(run: sr.Run, expected: list[dict], output) -> None:
     assert [r["level"] for r in run.results] == list(range(1, 1001))
     assert without_seconds(run.results) == expected
     lines = open(output).read().splitlines()
-    assert len(lines) == 1000 and lines == run.lines()
+    assert len(lines) == 1000 and lines == run.json_lines
     verified = subprocess.run(
         [str(sokoban_binary()), "verify", str(BOXOBAN), str(output)], capture_output=True, text=True
     )
