@@ -39,6 +39,9 @@ create_exception!(
 /// How often the waiting thread looks for signals and reports progress.
 const SLICE: Duration = Duration::from_millis(20);
 
+/// The stack of each solver thread.
+const SOLVE_STACK: usize = 16 << 20;
+
 /// The largest time limit accepted, in seconds (as the CLI's --time-limit).
 const MAX_SECONDS: f64 = 1e9;
 
@@ -414,10 +417,12 @@ fn run_solves(
     let levels = Arc::new(levels);
     let next = Arc::new(AtomicUsize::new(0));
     let (send, mut receive) = mpsc::channel::<(usize, std::thread::Result<SolveResult>)>();
-    let workers: Vec<_> = (0..threads.clamp(1, total.max(1)))
+    let workers = (0..threads.clamp(1, total.max(1)))
         .map(|_| {
             let (levels, next, send, config) = (levels.clone(), next.clone(), send.clone(), config.clone());
-            std::thread::spawn(move || {
+            // The stack of a main thread (8 MiB) and more: deep searches stay off the guard page.
+            let builder = std::thread::Builder::new().name("sokoban-solve".into()).stack_size(SOLVE_STACK);
+            builder.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((level, number)) = levels.get(i) else { break };
@@ -435,8 +440,16 @@ fn run_solves(
                 }
             })
         })
-        .collect();
+        .collect::<std::io::Result<Vec<_>>>();
     drop(send);
+    let workers = match workers {
+        Ok(w) => w,
+        Err(e) => {
+            // Threads already started end at once: they find the flag set.
+            cancel.store(true, Ordering::Relaxed);
+            return Err(PyRuntimeError::new_err(format!("cannot start a solver thread: {e}")));
+        }
+    };
     let mut results: Vec<Option<SolveResult>> = (0..total).map(|_| None).collect();
     let mut finished = 0;
     let mut failure: Option<PyErr> = None;
