@@ -123,9 +123,9 @@ def solve_dataset(
     ``ray.data.Dataset`` with a ``level`` column of level texts (and optionally ``number``).
     The limits apply to each level (as in ``sokoban_solver.solve``). Each task solves
     ``batch_size`` levels on ``num_cpus`` threads and reserves that many CPUs; Ray reruns a task
-    up to ``max_retries`` times (-1: without limit) when its worker or node dies. ``progress(done, total)`` is
-    called as batches come back. ``output``: a JSON lines file written at the end (levels in
-    input order, each once).
+    up to ``max_retries`` times (-1: without limit) when its worker or node dies.
+    ``progress(done, total)`` is called as batches come back. ``output``: a JSON lines file
+    written at the end (levels in input order, each once).
     """
     if batch_size < 1 or num_cpus < 1 or max_retries < -1:
         raise ValueError("batch_size and num_cpus must be at least 1, max_retries at least -1 (no limit)")
