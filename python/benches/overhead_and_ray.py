@@ -1,4 +1,4 @@
-"""The figures of python/BENCHMARKS-python.md: the Python package's overhead against
+"""The figures of BENCHMARKS.md, "Python package and Ray": the Python package's overhead against
 `sokoban bench` on the same levels, and Ray levels per second on one node against two.
 
     python benches/overhead_and_ray.py [LEVELS] [--node-limit N] [--rounds R]
