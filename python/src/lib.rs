@@ -536,7 +536,8 @@ fn solve(
 }
 
 /// Solves many levels on `threads` Rust threads (0: one per core); results in input order.
-/// `progress(done, total)` is called after each level.
+/// `progress(done, total)` is called after each level. Without `memory_limit`, the threads
+/// share half the physical memory; a given `memory_limit` holds for each level.
 #[pyfunction]
 #[pyo3(
     signature = (levels, threads=0, mode="auto", time_limit=Some(60.0), memory_limit=None, node_limit=None, progress=None),
@@ -566,6 +567,12 @@ fn solve_many(
         list.push((level.get().inner.clone(), level.get().number));
     }
     let threads = if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
+    // The default memory limit (half the physical memory) is shared by the levels solved at
+    // once, as `sokoban solve --jobs` shares it; a given limit is per level.
+    let config = match memory_limit {
+        None => Config { memory_limit: config.memory_limit.map(|m| (m / threads.max(1)).max(1 << 20)), ..config },
+        Some(_) => config,
+    };
     let total = list.len();
     run_solves(py, list, config, threads, |_, done| match &progress {
         Some(f) => f.call1((done, total)).map(|_| ()),
