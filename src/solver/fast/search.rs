@@ -733,9 +733,9 @@ pub fn plan(
         starts[a.index_of(*b)] = true;
     }
     let stop = &mut || stop_reason(config, started).is_some();
-    let plan = PackingPlan::peeled(a, &starts, a.index_of(level.player()), config.fast_parking, peel, stop);
+    let plan = PackingPlan::peeled(a, &starts, a.index_of(level.player()), config.fast.parking, peel, stop);
     let plan = match plan {
-        Some(plan) if config.fast_plan_check => plan.checked_from_start(a, &starts, stop),
+        Some(plan) if config.fast.plan_check => plan.checked_from_start(a, &starts, stop),
         plan => plan,
     };
     plan.ok_or_else(|| stopped(config, started, Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }))
@@ -822,7 +822,7 @@ pub fn run(
     // appears, and the picked state's. Player-aware ones (see `crate::solver::frozen`) start
     // with their static table; relaxed ones read the analysis's until a box freezes.
     let mut frozen_tables: Option<FrozenTables> = None;
-    if config.fast_aware {
+    if config.fast.aware {
         match FrozenTables::player_aware_within(a, &mut || stop_reason(config, started).is_some()) {
             Some(t) => frozen_tables = Some(t),
             None => return Err(stopped(config, started, search.finish_stats(started))),
@@ -924,7 +924,7 @@ pub fn run(
                 // child.
                 let k = boxes.len();
                 parent_table = TableId::STATIC;
-                if config.frozen_goals {
+                if config.pruning.frozen_goals {
                     for &b in &boxes {
                         occupied[b as usize] = 1;
                     }
@@ -976,7 +976,7 @@ pub fn run(
             let Some((id, parent_h)) = picked else { continue };
             // A state every push sequence from which soon ends in a deadlock is dropped before
             // it costs an expansion (see `crate::solver::exhaust`).
-            if config.dead_search {
+            if config.fast.dead_search {
                 let node = search.states.nodes[id as usize];
                 squares.clear();
                 squares.extend(boxes.iter().map(|&b| Sq::new(b as usize)));
@@ -1101,7 +1101,7 @@ pub fn run(
 
             // A PI-corral: some barrier box must be pushed first, so only those move.
             restricted.clear();
-            if config.corral_pruning {
+            if config.pruning.corrals {
                 let generation = reach_generation;
                 let reach_ref = &reach;
                 if let Some(barrier) = corrals.pi_corral(a, &occupied, |s| reach_ref[s.index()] == generation, true) {
@@ -1136,12 +1136,12 @@ pub fn run(
 
             // The cheapest way to the plan's next goal and the boxes on it, for the opener and
             // the blocked feature.
-            let obstacles = if config.fast_opener || weights.blocked {
+            let obstacles = if config.fast.opener || weights.blocked {
                 way.search(a, plan, parent_cell[0], &occupied, node.player as usize).map(|f| f.obstacles)
             } else {
                 None
             };
-            let opening = config.fast_opener && obstacles.is_some_and(|o| o > 0);
+            let opening = config.fast.opener && obstacles.is_some_and(|o| o > 0);
             children.clear();
             child_keys.clear();
             let parent_hot = match weights.hotspots {
@@ -1202,7 +1202,8 @@ pub fn run(
                     let child_on_goals = on_goals - usize::from(from < a.goals()) + usize::from(to < a.goals());
                     let h = if expanded {
                         None
-                    } else if config.dead_search && learned.patterns.matches_at(&occupied, regions.player as usize, to)
+                    } else if config.fast.dead_search
+                        && learned.patterns.matches_at(&occupied, regions.player as usize, to)
                     {
                         search.stats.pruned_corral += 1;
                         None
