@@ -157,6 +157,7 @@ mod macros;
 mod packing;
 mod pull;
 mod raw;
+mod reach;
 mod search;
 mod staging;
 mod way;

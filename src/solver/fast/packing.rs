@@ -51,7 +51,7 @@
 //! and boxes that no layer takes leave one at a time after the layers, parking as above.
 
 use super::raw::{NONE, RawIndex, Stamps};
-use super::search::Reach;
+use super::reach::Reach;
 use crate::analysis::{Analysis, UNREACHABLE};
 use crate::level::Dir;
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};

@@ -41,7 +41,7 @@ use std::time::{Duration, Instant};
 
 use super::keyed::{self, Keyed, hash_key};
 use super::raw::{NONE, RawIndex};
-use super::search::Reach;
+use super::reach::Reach;
 use crate::analysis::{Analysis, Sq};
 use crate::level::{Dir, Level};
 use crate::solver::cuts::Cuts;

@@ -20,7 +20,8 @@ use super::keyed::{self, Keyed, hash_key};
 use super::macros::{MacroMove, Macros};
 use super::packing::{PackingPlan, Peel};
 use super::pull::{Backward, Found};
-use super::raw::{NONE, RawIndex, Stamps};
+use super::raw::{NONE, RawIndex};
+use super::reach::Reach;
 use super::staging::{self, Aside};
 use super::way::Way;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
@@ -576,46 +577,6 @@ const UNCHECKED: u8 = 0;
 const ALIVE: u8 = 1;
 const CORRAL_DEAD: u8 = 2;
 const NO_MATCHING: u8 = 3;
-
-/// A player-reach flood.
-pub(super) struct Reach {
-    mark: Stamps,
-    queue: Vec<u16>,
-}
-
-impl Reach {
-    pub(super) fn new(n: usize) -> Reach {
-        Reach { mark: Stamps::new(n), queue: Vec::new() }
-    }
-
-    /// Marks the free squares reachable from `start` (boxes marked in `occupied`); returns
-    /// the lowest of them, the region's normalised player square.
-    pub(super) fn flood(&mut self, a: &Analysis, occupied: &[u8], start: usize) -> u16 {
-        self.mark.clear();
-        self.queue.clear();
-        self.queue.push(start as u16);
-        self.mark.mark(start);
-        let mut lowest = start as u16;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let s = self.queue[head] as usize;
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                if t != NONE && occupied[t as usize] == 0 && !self.mark.has(t as usize) {
-                    self.mark.mark(t as usize);
-                    lowest = lowest.min(t);
-                    self.queue.push(t);
-                }
-            }
-        }
-        lowest
-    }
-
-    pub(super) fn has(&self, s: usize) -> bool {
-        self.mark.has(s)
-    }
-}
 
 /// Whether the position (`occupied`, player on `player`) has a PI-corral that is a deadlock.
 fn child_corral_dead(
