@@ -425,17 +425,12 @@ impl CutOff {
 }
 
 /// The most squares a cut-off part may have for [`cut_off_dead`] to look at it: small corners
-/// are where one box seals a deadlock in; a big area rarely dies of its fence alone. XSokoban
-/// `fast` at 10 s (round twelve): 16 → 73, 32 → 74, 64 → 72.
+/// are where one box seals a deadlock in; a big area rarely dies of its fence alone.
 const CUT_OFF_SQUARES: usize = 32;
 
-/// Positions the exhaustive search that tries to prove a picked state dead may store. On
-/// XSokoban at 10,000 expansions per level, 20, 50 and 200 all solve 4 more levels than none
-/// (51 against 47); since failed searches are not repeated, 200 costs 13% more time than no
-/// search at all, 20 without that cache 44%. Once the search got cheaper (round twelve: live
-/// sets found their way sooner, fewer floods), at 10 s per level: 200 → XSokoban fast 73,
-/// 400 → 74 (+13, whose corner needs the larger proof), 1000 → 74 with a higher median time;
-/// Sasquatch 35 with 200 and 400; six or eight boxes per search, the same.
+/// Positions the exhaustive search that tries to prove a picked state dead may store: enough
+/// for the corners whose proof needs a few hundred positions, while a search that fails is
+/// cheap (and never repeated: [`Exhaust`] remembers the sets that proved nothing).
 const DEAD_SEARCH_BUDGET: usize = 400;
 
 /// The most squares of a pocket that links the boxes round it into one cluster (see
@@ -604,8 +599,7 @@ fn child_corral_dead(
 /// boxes must cross, and clearing a corridor or a goal band takes many such moves; one parked
 /// far away is out of the way for good, as YASS's packing order pushes boxes as far as they go
 /// (XSokoban 23's solution parks the boxes of the corridor before the goal room on the level's
-/// far side before the first box goes in). At 60 s per level XSokoban 82 → 83 (BENCHMARKS.md,
-/// round twenty-five).
+/// far side before the first box goes in).
 fn opener_score(a: &Analysis, goal: Option<usize>, to: usize) -> i64 {
     match goal.map(|g| a.dist(g, to)) {
         Some(d) if d != NONE => -i64::from(d),
@@ -1719,27 +1713,11 @@ fn finish(
         occupied[a.index_of(*b)] = 1;
     }
     let mut player = a.index_of(level.player());
-    let mut reach = vec![false; n];
-    let mut queue = Vec::new();
+    let mut reach = Reach::new(n);
     let mut pushes = Vec::new();
     for m in line {
-        reach.fill(false);
-        queue.clear();
-        queue.push(player);
-        reach[player] = true;
-        let mut head = 0;
-        while head < queue.len() {
-            let s = queue[head];
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                if t != NONE && occupied[t as usize] == 0 && !reach[t as usize] {
-                    reach[t as usize] = true;
-                    queue.push(t as usize);
-                }
-            }
-        }
-        let steps = macros.pushes(a, &mut occupied, &|s| reach[s], m).expect("a stored macro move replays");
+        reach.flood(a, &occupied, player);
+        let steps = macros.pushes(a, &mut occupied, &|s| reach.has(s), m).expect("a stored macro move replays");
         for (from, dir) in steps {
             pushes.push(Push { from: a.square_of(from as usize), dir });
         }
