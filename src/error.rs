@@ -1,8 +1,12 @@
-//! The library's error type.
+//! The errors of reading and writing levels and moves.
 //!
-//! Every fallible public function returns [`Error`] or one of its parts. Parse errors carry the
-//! 1-based line and column of the offending character so a user can find it in an editor; the
-//! binary adds the file name. Nothing in the library panics on bad input.
+//! Every fallible public function returns [`crate::Error`] or one of its parts, and each part
+//! converts into it, so `?` works in a function that returns [`crate::Error`]. The parts in
+//! this module belong to the lowest layers (levels, formats, move strings) and use nothing else
+//! of the crate; [`crate::Error`] itself lives at the crate's root, above every module, since
+//! it also wraps the solver's errors. Parse errors carry the 1-based line and column of the
+//! offending character so a user can find it in an editor; [`crate::read_levels`] and the
+//! binary add the file name. Nothing in the library panics on bad input.
 
 use std::fmt;
 
@@ -150,28 +154,6 @@ pub enum WriteError {
         format: &'static str,
         /// What it cannot hold.
         what: String,
-    },
-}
-
-/// Any error the library reports.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A level that cannot be parsed.
-    #[error(transparent)]
-    Parse(#[from] ParseError),
-    /// A move string that cannot be parsed.
-    #[error(transparent)]
-    Moves(#[from] MoveParseError),
-    /// A level that cannot be written in a format.
-    #[error(transparent)]
-    Write(#[from] WriteError),
-    /// A solutions file (TSV or JSON lines) that cannot be read.
-    #[error("line {line}: {message}")]
-    Solutions {
-        /// 1-based line in the solutions file.
-        line: usize,
-        /// What is wrong with it.
-        message: String,
     },
 }
 

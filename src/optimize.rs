@@ -671,7 +671,7 @@ mod tests {
         assert!(optimize_repeated(&level, "r", Metric::Moves, limits, &mut || false).is_err());
         // On real levels the repeated search is never worse than one search at radius 1.
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/microban.xsb")).unwrap();
-        let config = crate::solver::Config { moves_tiebreak: false, ..crate::solver::Config::default() };
+        let config = crate::solver::Config { moves_tiebreak: false, ..crate::solver::Config::optimal(None) };
         for level in parse_levels(&text).unwrap().iter().take(12) {
             let given = crate::solver::solve(level, &config).unwrap();
             let one = optimize(level, &given.lurd, Metric::Pushes, Limits::default()).unwrap();
@@ -708,7 +708,7 @@ mod tests {
         assert!(crate::verify::verify(&level, &out.lurd).is_valid_solution());
         assert_eq!((out.moves, out.pushes, out.improved, out.complete), (18, 10, true, true));
         // That is the proven fewest moves among push-optimal solutions.
-        let proven = crate::solver::solve(&level, &crate::solver::Config::default()).unwrap();
+        let proven = crate::solver::solve(&level, &crate::solver::Config::optimal(None)).unwrap();
         assert_eq!(proven.optimal, Some(crate::solver::Optimality::PushesMoves));
         assert_eq!((proven.moves.len(), proven.pushes), (out.moves, out.pushes));
         // Nothing left to reorder; the moves metric agrees; a stop at once keeps the given one.

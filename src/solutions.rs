@@ -6,7 +6,7 @@
 //! written out in full when read (a string that does not expand is kept as written, so the
 //! replay reports its first bad character).
 
-use crate::error::Error;
+use crate::Error;
 
 /// One solution read from a file.
 #[derive(Debug, Clone, PartialEq, Eq)]

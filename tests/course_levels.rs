@@ -20,7 +20,7 @@ fn one(path: &str, format: SourceFormat) -> Level {
 }
 
 fn config(mode: Mode) -> Config {
-    Config { mode, time_limit: Some(Duration::from_secs(10)), ..Config::default() }
+    Config { mode, time_limit: Some(Duration::from_secs(10)), ..Config::optimal(None) }
 }
 
 #[test]

@@ -23,7 +23,7 @@ fn proves_dead(level: &sokoban::Level, budget: usize) -> bool {
 }
 
 fn astar_solvable(level: &sokoban::Level) -> Option<bool> {
-    let config = Config { mode: Mode::Pushes, node_limit: Some(200_000), ..Config::default() };
+    let config = Config { mode: Mode::Pushes, node_limit: Some(200_000), ..Config::optimal(None) };
     match solve(level, &config) {
         Ok(_) => Some(true),
         Err(SolveError::Unsolvable(_)) => Some(false),

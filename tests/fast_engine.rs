@@ -7,7 +7,7 @@ use std::path::Path;
 use sokoban::analysis::Analysis;
 use sokoban::format::{parse_levels, xsb};
 use sokoban::level::{BuildOptions, Level};
-use sokoban::solver::{Config, Mode, Optimality, SolveError, fast, solve};
+use sokoban::solver::{Config, Mode, Optimality, Proof, SolveError, fast, solve};
 use sokoban::verify::verify;
 
 fn collection(name: &str) -> Vec<Level> {
@@ -17,7 +17,7 @@ fn collection(name: &str) -> Vec<Level> {
 }
 
 fn fast_config(nodes: u64) -> Config {
-    Config { mode: Mode::Fast, node_limit: Some(nodes), ..Config::default() }
+    Config { mode: Mode::Fast, node_limit: Some(nodes), ..Config::optimal(None) }
 }
 
 #[test]
@@ -37,7 +37,7 @@ fn a_level_beyond_the_astar_budget_is_solved_fast() {
     // XSokoban 3: the push-optimal A* does not finish within 20 000 expanded states, the fast
     // engine does within a quarter of that.
     let level = &collection("xsokoban90.xsb")[2];
-    let astar = Config { mode: Mode::Pushes, node_limit: Some(20_000), ..Config::default() };
+    let astar = Config { mode: Mode::Pushes, node_limit: Some(20_000), ..Config::optimal(None) };
     assert!(matches!(solve(level, &astar), Err(SolveError::NodeLimit(_))));
     let s = solve(level, &fast_config(5_000)).expect("fast engine solves XSokoban 3");
     assert!(verify(level, &s.lurd).is_valid_solution());
@@ -70,12 +70,16 @@ fn limits_and_unsolvable_levels_are_reported() {
 #[test]
 fn auto_proves_what_the_fast_engine_finds_when_it_can() {
     let micro = &collection("microban.xsb")[0];
-    let auto = Config { mode: Mode::Auto, node_limit: Some(40_000), ..Config::default() };
+    let auto = Config { mode: Mode::Auto, proof: Proof::Full, node_limit: Some(40_000), ..Config::optimal(None) };
     let s = solve(micro, &auto).expect("solved");
     // The fast engine solves Microban 1, then A* proves the fewest pushes and moves.
     assert_eq!(s.optimal, Some(Optimality::PushesMoves));
-    let pushes = solve(micro, &Config::default()).unwrap().pushes;
+    let pushes = solve(micro, &Config::optimal(None)).unwrap().pushes;
     assert_eq!(s.pushes, pushes);
+    // The default, cheap proof: the fewest pushes only, within its allowance.
+    let cheap = Config { node_limit: Some(40_000), ..Config::default() };
+    let s = solve(micro, &cheap).expect("solved");
+    assert_eq!((s.optimal, s.pushes), (Some(Optimality::Pushes), pushes));
     // The fast engine solves XSokoban 3 and A* cannot prove that within its 40 000 states, so
     // the fast engine's solution is the answer.
     let level = &collection("xsokoban90.xsb")[2];

@@ -20,7 +20,7 @@ fn big_room(side: usize, boxes: usize) -> Level {
 }
 
 fn pushes_config() -> Config {
-    Config { mode: Mode::Pushes, ..Config::default() }
+    Config { mode: Mode::Pushes, ..Config::optimal(None) }
 }
 
 #[test]
@@ -29,7 +29,7 @@ fn a_big_level_stops_near_its_time_limit_in_every_mode() {
     let limit = Duration::from_millis(200);
     // The fast engine's packing plan alone takes minutes on 300 goals without its stop checks.
     for mode in [Mode::Pushes, Mode::Moves, Mode::Cost, Mode::Bfs, Mode::Fast, Mode::Auto] {
-        let config = Config { mode, time_limit: Some(limit), ..Config::default() };
+        let config = Config { mode, time_limit: Some(limit), ..Config::optimal(None) };
         let started = Instant::now();
         let result = solve(&level, &config);
         let took = started.elapsed();
@@ -46,7 +46,7 @@ fn the_fast_engines_time_limit_counts_from_the_solves_start() {
     let level = parse_levels("########\n#@ $ . #\n# $ .  #\n########\n").unwrap().remove(0);
     let a = Analysis::new(&level);
     let Some(started) = Instant::now().checked_sub(Duration::from_secs(1)) else { return };
-    let config = Config { mode: Mode::Fast, time_limit: Some(Duration::from_millis(100)), ..Config::default() };
+    let config = Config { mode: Mode::Fast, time_limit: Some(Duration::from_millis(100)), ..Config::optimal(None) };
     match fast::solve_from(&level, &a, &config, started) {
         Err(SolveError::Timeout(stats)) => assert!(stats.seconds >= 1.0, "{stats:?}"),
         other => panic!("{other:?}"),
@@ -65,7 +65,7 @@ fn a_zero_limit_or_a_set_cancel_flag_returns_at_once_on_a_big_level() {
     let configs = [
         Config { time_limit: Some(Duration::ZERO), ..pushes_config() },
         Config { cancel: Some(cancel.clone()), ..pushes_config() },
-        Config { cancel: Some(cancel), mode: Mode::Bfs, ..Config::default() },
+        Config { cancel: Some(cancel), mode: Mode::Bfs, ..Config::optimal(None) },
     ];
     for config in configs {
         let started = Instant::now();
@@ -126,7 +126,7 @@ fn the_matching_honours_its_stop_check() {
 fn a_huge_time_limit_does_not_overflow() {
     let level = parse_levels("#######\n#@ $ .#\n#######\n").unwrap().remove(0);
     for mode in [Mode::Pushes, Mode::Moves, Mode::Cost, Mode::Bfs] {
-        let config = Config { mode, time_limit: Some(Duration::MAX), ..Config::default() };
+        let config = Config { mode, time_limit: Some(Duration::MAX), ..Config::optimal(None) };
         let solution = solve(&level, &config).expect("solvable");
         assert!(sokoban::verify::verify(&level, &solution.lurd).is_valid_solution());
     }
@@ -136,7 +136,7 @@ fn a_huge_time_limit_does_not_overflow() {
 fn weights_must_match_the_boxes() {
     let level = parse_levels("########\n#@ $ . #\n# $ .  #\n########\n").unwrap().remove(0);
     for weights in [vec![], vec![1], vec![1, 2, 3]] {
-        let config = Config { mode: Mode::Cost, weights: Some(weights.clone()), ..Config::default() };
+        let config = Config { mode: Mode::Cost, weights: Some(weights.clone()), ..Config::optimal(None) };
         match solve(&level, &config) {
             Err(e @ SolveError::WrongWeights { given, boxes: 2, .. }) => {
                 assert_eq!(given as usize, weights.len());
@@ -145,7 +145,7 @@ fn weights_must_match_the_boxes() {
             other => panic!("{weights:?}: {other:?}"),
         }
     }
-    let config = Config { mode: Mode::Cost, weights: Some(vec![1, 2]), ..Config::default() };
+    let config = Config { mode: Mode::Cost, weights: Some(vec![1, 2]), ..Config::optimal(None) };
     let solution = solve(&level, &config).expect("solvable");
     assert!(sokoban::verify::verify(&level, &solution.lurd).is_valid_solution());
 }
@@ -160,7 +160,7 @@ fn more_than_250_distinct_weights_still_solve() {
     let wall = "#".repeat(wide + 2);
     let level = parse_levels(&format!("{wall}\n{top}\n{row}\n{wall}\n")).unwrap().remove(0);
     let weights: Vec<u32> = (1..=wide as u32 + 1).collect();
-    let config = Config { mode: Mode::Cost, weights: Some(weights), ..Config::default() };
+    let config = Config { mode: Mode::Cost, weights: Some(weights), ..Config::optimal(None) };
     let solution = solve(&level, &config).expect("solvable, never 'unsolvable'");
     assert!(sokoban::verify::verify(&level, &solution.lurd).is_valid_solution());
     assert_eq!(solution.pushes, 1);

@@ -110,9 +110,9 @@ fn moves_mode_and_bfs_equal_exhaustive_search() {
     let (mut solved, mut unsolvable) = (0, 0);
     for (i, level) in levels(400, 7000, 3).into_iter().enumerate() {
         let Ok(oracle) = dijkstra(&level, Order::MovesPushes, 400_000) else { continue };
-        let moves = solve(&level, &Config { mode: Mode::Moves, ..Config::default() });
+        let moves = solve(&level, &Config { mode: Mode::Moves, ..Config::optimal(None) });
         // BFS is slow by design: run it on every other level.
-        let bfs = (i % 2 == 0).then(|| solve(&level, &Config { mode: Mode::Bfs, ..Config::default() }));
+        let bfs = (i % 2 == 0).then(|| solve(&level, &Config { mode: Mode::Bfs, ..Config::optimal(None) }));
         match (oracle, moves) {
             (Some(opt), Ok(s)) => {
                 let report = verify(&level, &s.lurd);
@@ -147,7 +147,7 @@ fn cost_mode_equals_exhaustive_search_with_weights() {
     for level in levels(300, 9000, 3) {
         let weights: Vec<u32> = (0..level.boxes().len()).map(|_| rng.below(6) as u32).collect();
         let Ok(oracle) = dijkstra(&level, Order::Weighted(&weights), 600_000) else { continue };
-        let config = Config { mode: Mode::Cost, weights: Some(weights.clone()), ..Config::default() };
+        let config = Config { mode: Mode::Cost, weights: Some(weights.clone()), ..Config::optimal(None) };
         match (oracle, solve(&level, &config)) {
             (Some(opt), Ok(s)) => {
                 assert!(verify(&level, &s.lurd).is_valid_solution(), "{}", show(&level));
@@ -169,7 +169,7 @@ fn pushes_mode_proves_the_fewest_moves_among_push_optimal_solutions() {
     let (mut both, mut pushes_only, mut shortened, mut shortest) = (0, 0, 0, 0);
     for level in levels(300, 11_000, 3) {
         let Ok(Some(opt)) = dijkstra(&level, Order::PushesMoves, 400_000) else { continue };
-        let s = solve(&level, &Config::default()).expect("solvable");
+        let s = solve(&level, &Config::optimal(None)).expect("solvable");
         let report = verify(&level, &s.lurd);
         assert!(report.is_valid_solution(), "{}", show(&level));
         let (p, m) = (opt >> 20, opt & ((1 << 20) - 1));
@@ -185,13 +185,13 @@ fn pushes_mode_proves_the_fewest_moves_among_push_optimal_solutions() {
             }
         }
         // Without the second pass the push count is the same and only pushes are claimed.
-        let first = solve(&level, &Config { moves_tiebreak: false, ..Config::default() }).unwrap();
+        let first = solve(&level, &Config { moves_tiebreak: false, ..Config::optimal(None) }).unwrap();
         assert_eq!((first.pushes as u64, first.optimal), (p, Some(sokoban::solver::Optimality::Pushes)));
         assert!(first.moves.len() as u64 >= m);
         // When the limits stop the second pass at once (the node limit is the first pass's
         // expansions), the answer is the first pass's solution with its walks shortened by the
         // vicinity search: as many pushes, no more moves, optimal in pushes only.
-        let stopped = Config { node_limit: Some(first.stats.expanded), ..Config::default() };
+        let stopped = Config { node_limit: Some(first.stats.expanded), ..Config::optimal(None) };
         let short = solve(&level, &stopped).unwrap();
         let report = verify(&level, &short.lurd);
         assert!(report.is_valid_solution(), "{}", show(&level));

@@ -176,9 +176,19 @@ fn bad_input_gets_a_clear_4xx_and_the_server_goes_on() {
     answers_normally(&server);
     // A 10 MiB body: 413.
     let big = vec![b' '; 10 << 20];
-    let (status, _) = request(&server, "POST", "/api/solve", &big);
+    let (status, body) = request(&server, "POST", "/api/solve", &big);
     assert_eq!(status, 413);
+    // The answer, when the server could send it before closing, is the API's JSON error.
+    if !body.is_empty() {
+        let out: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+        assert!(out["error"].as_str().unwrap().contains("over the limit"), "{out}");
+    }
     answers_normally(&server);
+    // A method an endpoint does not take: 405 with a JSON error too.
+    let (status, body) = request(&server, "GET", "/api/solve", b"");
+    assert_eq!(status, 405);
+    let out: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body:?}"));
+    assert!(out["error"].as_str().unwrap().contains("GET is not allowed on /api/solve"), "{out}");
     // A level with no player: 400 naming the fault, with line and column.
     let (status, out) = post(&server, "/api/solve", &json!({ "level": "#####\n# $.#\n#####\n" }));
     assert_eq!(status, 400);

@@ -134,7 +134,7 @@ fn push_counts_equal_exhaustive_search_and_pruning_is_safe() {
     let (mut solved, mut unsolvable, mut pruned_checked) = (0, 0, 0);
     for level in levels(300, 1000) {
         let Some(o) = oracle(&level, 60_000) else { continue };
-        let result = solve(&level, &Config::default());
+        let result = solve(&level, &Config::optimal(None));
         match (o.optimum, result) {
             (Some(opt), Ok(s)) => {
                 assert_eq!(s.pushes, opt, "{}", sokoban::format::xsb::write(&level));
@@ -182,7 +182,8 @@ fn push_counts_equal_exhaustive_search_and_pruning_is_safe() {
 #[test]
 fn every_heuristic_gives_the_same_optimum() {
     for level in levels(60, 5000) {
-        let push_count = |heuristic| solve(&level, &Config { heuristic, ..Config::default() }).map(|s| s.pushes).ok();
+        let push_count =
+            |heuristic| solve(&level, &Config { heuristic, ..Config::optimal(None) }).map(|s| s.pushes).ok();
         let h = push_count(Heuristic::Hungarian);
         assert_eq!(push_count(Heuristic::Zero), h);
         assert_eq!(push_count(Heuristic::Boxes), h);
@@ -193,17 +194,17 @@ fn every_heuristic_gives_the_same_optimum() {
 fn limits_are_reported_not_fatal() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/microban.xsb")).unwrap();
     let level = parse_levels(&text).unwrap().remove(92); // Microban 93, a hard one
-    let config = Config { memory_limit: Some(2 << 20), ..Config::default() };
+    let config = Config { memory_limit: Some(2 << 20), ..Config::optimal(None) };
     match solve(&level, &config) {
         Err(SolveError::MemoryLimit(st)) => assert!(st.peak_bytes <= 2 << 20, "{st:?}"),
         other => panic!("expected memory-limit, got {:?}", other.map(|s| s.pushes)),
     }
-    let config = Config { node_limit: Some(1000), ..Config::default() };
+    let config = Config { node_limit: Some(1000), ..Config::optimal(None) };
     assert!(matches!(solve(&level, &config), Err(SolveError::NodeLimit(_))));
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let config = Config { cancel: Some(cancel), mode: Mode::Pushes, ..Config::default() };
+    let config = Config { cancel: Some(cancel), mode: Mode::Pushes, ..Config::optimal(None) };
     assert!(matches!(solve(&level, &config), Err(SolveError::Cancelled(_))));
-    let config = Config { time_limit: Some(std::time::Duration::from_millis(300)), ..Config::default() };
+    let config = Config { time_limit: Some(std::time::Duration::from_millis(300)), ..Config::optimal(None) };
     let t = std::time::Instant::now();
     assert!(matches!(solve(&level, &config), Err(SolveError::Timeout(_))));
     assert!(t.elapsed().as_secs_f64() < 0.33, "{:?}", t.elapsed());
@@ -227,7 +228,7 @@ fn corral_pruning_keeps_push_optimality() {
         let Some(Ok(mut v)) = text.map(|t: String| parse_levels(&t)) else { continue };
         let level = v.remove(0);
         // Without a lower bound the search is broad, so it meets many more corrals.
-        let config = Config { node_limit: Some(100_000), heuristic: Heuristic::Zero, ..Config::default() };
+        let config = Config { node_limit: Some(100_000), heuristic: Heuristic::Zero, ..Config::optimal(None) };
         let with = solve(&level, &config);
         let without = solve(&level, &Config { corral_pruning: false, ..config });
         let show = || sokoban::format::xsb::write(&level);
@@ -267,7 +268,7 @@ fn frozen_goal_tables_keep_push_optimality() {
             continue;
         };
         let level = v.remove(0);
-        let config = Config { node_limit: Some(200_000), ..Config::default() };
+        let config = Config { node_limit: Some(200_000), ..Config::optimal(None) };
         let with = solve(&level, &config);
         let truth =
             solve(&level, &Config { heuristic: Heuristic::Zero, frozen_goals: false, corral_pruning: false, ..config });

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
@@ -14,7 +14,7 @@ use sokoban::solver::bound::LowerBound;
 use sokoban::solver::frozen::TableId;
 use sokoban::solver::state::BoxAt;
 
-use super::solve::{MAX_SECONDS, default_memory_mb};
+use super::solve::{memory_per_level, time_limit_of};
 use super::{
     EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, interrupt, level_error, plural,
     title_suffix,
@@ -41,12 +41,12 @@ pub struct AnalyzeArgs {
     pub plan: bool,
     /// Seconds per level for the analysis and the start's lower bound (a level with thousands
     /// of boxes and goals takes seconds); a level that passes it is reported and skipped.
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, allow_negative_numbers = true)]
     pub time_limit: f64,
     /// Megabytes per level for the analysis's tables; a level that needs more is reported and
-    /// skipped. The default is half the physical memory of this machine.
-    #[arg(long, value_name = "MB", default_value_t = default_memory_mb())]
-    pub memory_limit: usize,
+    /// skipped [default: half the physical memory of this machine].
+    #[arg(long, value_name = "MB", allow_negative_numbers = true)]
+    pub memory_limit: Option<i64>,
 }
 
 /// Why a level's analysis was cut short.
@@ -58,11 +58,8 @@ enum Cut {
 }
 
 pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
-    if !(a.time_limit > 0.0 && a.time_limit <= MAX_SECONDS) {
-        anyhow::bail!("--time-limit must be a positive number of seconds, at most {MAX_SECONDS:e} (31 years)");
-    }
-    let limit = Duration::from_secs_f64(a.time_limit);
-    let memory = a.memory_limit.saturating_mul(1 << 20);
+    let limit = time_limit_of(a.time_limit)?;
+    let memory = memory_per_level(a.memory_limit, 1)?;
     // Ctrl-C ends the analysis of the level at hand (checked between steps of bounded work).
     let cancel = interrupt::flag();
     let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
@@ -85,7 +82,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
         let needs = Analysis::bytes_for(level).saturating_mul(2);
         if needs > memory {
             let mb = needs.div_ceil(1 << 20);
-            outln!("Level {n}{title}: not analysed, its tables need {mb} MB (over --memory-limit {})", a.memory_limit)?;
+            outln!("Level {n}{title}: not analysed, its tables need {mb} MB (over --memory-limit {})", memory >> 20)?;
             outln!()?;
             code = EXIT_NEGATIVE;
             continue;

@@ -126,10 +126,13 @@ pub struct Cli {
 pub enum Command {
     /// Solve levels; print each solution (verified before it is printed).
     ///
-    /// The default mode, `auto`, tries push-optimal A* first, then the fast engine, and proves
-    /// what it finds optimal when the time left allows ("optimal" in the output says so). Exit
-    /// status 0 when every selected level was solved or proven unsolvable. Ctrl-C stops the running
-    /// levels after printing the ones already finished (exit status 130).
+    /// The default mode, `auto`, runs the fast engine and prints its solution as soon as it is
+    /// found, after a short attempt to prove it push-optimal (a quarter of the finding time, at
+    /// least 0.1 s; "optimal" in the output says what was proven). --prove spends the rest of
+    /// the time limit on the proof, --improve also prints each better solution as it comes.
+    /// Exit status 0 when every selected level was solved or proven unsolvable. Ctrl-C stops
+    /// the running levels after printing the ones already finished and the best solution of the
+    /// level at hand, if it has one (exit status 130).
     ///
     /// Example: sokoban solve data/microban.xsb --levels 1-10 --time-limit 10
     Solve(solve::SolveArgs),

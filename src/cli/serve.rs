@@ -130,7 +130,13 @@ type ApiResult = Result<axum::Json<Value>, ApiError>;
 /// The request body as JSON: a body over the cap is 413, malformed JSON 400 with its line and
 /// column.
 fn body_json(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError> {
-    let bytes = body.map_err(|e| ApiError { status: e.status(), message: e.body_text(), at: None })?;
+    let bytes = body.map_err(|e| {
+        let message = match e.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => format!("the request body is over the limit of {MAX_BODY} bytes"),
+            _ => format!("cannot read the request body: {}", e.body_text()),
+        };
+        ApiError { status: e.status(), message, at: None }
+    })?;
     serde_json::from_slice(&bytes).map_err(|e| ApiError {
         status: StatusCode::BAD_REQUEST,
         message: format!("malformed JSON: {e}"),
@@ -364,6 +370,11 @@ async fn not_found() -> ApiError {
     ApiError::not_found("no such page or endpoint")
 }
 
+async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    let message = format!("{method} is not allowed on {} (see the API table in the README)", uri.path());
+    ApiError { status: StatusCode::METHOD_NOT_ALLOWED, message, at: None }
+}
+
 fn asset(kind: &'static str, text: &'static str) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], text)
 }
@@ -381,6 +392,7 @@ fn router(app: Arc<AppState>) -> Router {
         .route("/api/convert", post(convert))
         .route("/api/status", get(status))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }

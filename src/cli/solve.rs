@@ -12,13 +12,22 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use sokoban::moves::MoveFormat;
 use sokoban::rules::Position;
-use sokoban::solver::{Config, Heuristic, Mode, Solution, SolveError, Status, solve};
+use sokoban::solver::{
+    Config, DEFAULT_TIME_LIMIT, Heuristic, Mode, OnSolution, Proof, Solution, SolveError, Status, solve,
+};
 use sokoban::{Level, Move};
 
 use super::{EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, InputArgs, LevelFile, Selection, Tally, interrupt, plural, pool};
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum ModeArg {
+    /// The default: the fast engine, answering as soon as it finds a solution, after a short
+    /// push-optimal A* attempt to prove it (a quarter of the finding time, at least 0.1 s;
+    /// --prove gives the proof the whole time limit); "optimal" says what was proven.
+    Auto,
+    /// The fast engine: feature-space search over macro moves; finds hard levels' solutions,
+    /// not proven optimal.
+    Fast,
     /// Fewest pushes (proven).
     Pushes,
     /// Fewest moves, ties broken by fewest pushes (proven).
@@ -27,12 +36,6 @@ pub enum ModeArg {
     Cost,
     /// Plain breadth-first search over moves: the textbook baseline (fewest moves, proven).
     Bfs,
-    /// The fast engine: feature-space search over macro moves; finds hard levels' solutions,
-    /// not proven optimal.
-    Fast,
-    /// The fast engine, then push-optimal A* with the time left to prove what it found (or find
-    /// better); optimal only when the A* part proved it.
-    Auto,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -48,21 +51,26 @@ pub enum HeuristicArg {
 /// Search options shared by `solve` and `bench`.
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// What to minimise, and how. Default: `auto` for `solve` (find a solution fast, then prove
-    /// push-optimality with the time left when possible), `pushes` for `bench` (the figures in
-    /// BENCHMARKS.md are push-optimal unless a mode is named).
+    /// What to minimise, and how. Default: `auto` for `solve` (a solution as soon as it is
+    /// found, proven push-optimal when that is quick), `pushes` for `bench` (the proven figures of
+    /// BENCHMARKS.md).
     #[arg(long, value_enum)]
     pub mode: Option<ModeArg>,
+    /// With the default mode: after finding a solution, spend the rest of the time limit (and
+    /// up to --memory-limit) proving it push-optimal or finding a better one, instead of a
+    /// short attempt.
+    #[arg(long)]
+    pub prove: bool,
     /// Lower bound for the A* modes (pushes, moves, cost).
     #[arg(long, value_enum, default_value = "hungarian")]
     pub heuristic: HeuristicArg,
     /// Seconds per level before giving up.
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_TIME_LIMIT.as_secs_f64(), allow_negative_numbers = true)]
     pub time_limit: f64,
-    /// Megabytes of search memory per level before giving up; the default is half the
-    /// physical memory of this machine.
-    #[arg(long, value_name = "MB", default_value_t = default_memory_mb())]
-    pub memory_limit: usize,
+    /// Megabytes of search memory per level before giving up [default: half the physical
+    /// memory of this machine, shared by the --jobs levels that run at once].
+    #[arg(long, value_name = "MB", allow_negative_numbers = true)]
+    pub memory_limit: Option<i64>,
     /// Expanded states per level before giving up.
     #[arg(long)]
     pub node_limit: Option<u64>,
@@ -71,66 +79,69 @@ pub struct SearchArgs {
     pub weights: Option<String>,
     /// Turn off PI-corral pruning in the pushes mode and the fast engine (to measure its
     /// effect; results stay optimal either way).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_corral_pruning: bool,
     /// Fast engine: no parking squares in the packing plan, neither for boxes that cannot get
     /// back to where boxes start nor for boxes staged behind the goals (to measure their
     /// effect).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_parking: bool,
     /// Fast engine: follow the packing plan as worked out backwards, without checking it
     /// forwards from the start (to measure the check's effect).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_plan_check: bool,
     /// Fast engine: no opener advisor (to measure its effect).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_opener: bool,
     /// Fast engine: under time limits above 10 s, no closing third pass with cells of their
     /// own for states whose way to the plan's next goal is blocked by boxes (to measure its
     /// effect).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_blocked_cells: bool,
     /// Fast engine: no hotspot advisor (to measure its effect).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_hotspots: bool,
     /// Fast engine: no backward search (to measure its effect).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_pulls: bool,
     /// Fast engine: no exhaustive search proving states dead before they are expanded (to
     /// measure its effect).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_dead_search: bool,
     /// Fast engine: push distances over the relaxed push graph (the player anywhere), as A*
     /// uses them, instead of following the player (to measure the difference).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_aware_distances: bool,
     /// Fast engine: no sprints (short searches with a fresh packing plan from the states
     /// that put the most boxes on goals) (to measure their effect).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_sprints: bool,
     /// Fast engine: under time limits above 10 s, no staging advisor (a box of a pair
     /// standing in each other's way at the start stepping aside before the first goal is
     /// filled) (to measure its effect).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_staging: bool,
     /// Fast engine: the second pass follows the first pass's packing plan instead of one of
     /// its own worked out in layers (to measure its effect).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_layered_plan: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_frozen_goals: bool,
     /// In the pushes mode, skip the second pass that proves the fewest moves among the
     /// push-optimal solutions (faster; the push count stays proven, `optimal` says "pushes").
-    #[arg(long)]
+    #[arg(long, help_heading = RESEARCH)]
     pub no_moves_tiebreak: bool,
     /// Levels solved at once, each on its own thread with its own time and memory limit (so
-    /// memory can reach N times --memory-limit); 0 means one per core. Results are still
-    /// reported in level order.
+    /// memory can reach N times --memory-limit; the default limit is divided among them); 0
+    /// means one per core. Results are still reported in level order.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
 }
+
+/// The heading of the switches that turn a technique off to measure its effect.
+const RESEARCH: &str = "Research (switch a technique off to measure its effect)";
 
 /// The largest --time-limit and --delay accepted, in seconds: 1e9 (about 31 years). Larger
 /// values would overflow the clock arithmetic.
@@ -156,9 +167,31 @@ pub(crate) fn default_memory_mb() -> usize {
     sokoban::system::default_memory_limit() >> 20
 }
 
+/// `--time-limit SECS`, checked: positive and at most [`MAX_SECONDS`].
+pub(crate) fn time_limit_of(secs: f64) -> Result<Duration> {
+    if !(secs > 0.0 && secs <= MAX_SECONDS) {
+        anyhow::bail!("--time-limit must be a positive number of seconds, at most {MAX_SECONDS:e} (31 years)");
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// The memory limit in bytes of each of `jobs` levels solved at once: `given` megabytes, or
+/// [`default_memory_mb`] shared by them, so together they stay under half the physical memory.
+pub(crate) fn memory_per_level(given: Option<i64>, jobs: usize) -> Result<usize> {
+    match given {
+        None => Ok((default_memory_mb() / jobs.max(1)).max(1) << 20),
+        Some(mb) if mb > 0 => Ok(usize::try_from(mb).unwrap_or(usize::MAX).saturating_mul(1 << 20)),
+        Some(_) => anyhow::bail!("--memory-limit must be a positive number of megabytes"),
+    }
+}
+
 impl SearchArgs {
     /// The solver configuration, with `default` as the mode when none was given.
     pub fn config(&self, default: ModeArg) -> Result<Config> {
+        let mode = self.mode.unwrap_or(default);
+        if self.prove && !matches!(mode, ModeArg::Auto) {
+            anyhow::bail!("--prove applies to the default mode, auto (the other modes prove their optimum or nothing)");
+        }
         let weights = match &self.weights {
             None => None,
             Some(text) => Some(
@@ -167,11 +200,8 @@ impl SearchArgs {
                     .collect::<Result<Vec<_>>>()?,
             ),
         };
-        if !(self.time_limit > 0.0 && self.time_limit <= MAX_SECONDS) {
-            anyhow::bail!("--time-limit must be a positive number of seconds, at most {MAX_SECONDS:e} (31 years)");
-        }
         Ok(Config {
-            mode: match self.mode.unwrap_or(default) {
+            mode: match mode {
                 ModeArg::Pushes => Mode::Pushes,
                 ModeArg::Moves => Mode::Moves,
                 ModeArg::Cost => Mode::Cost,
@@ -184,13 +214,16 @@ impl SearchArgs {
                 HeuristicArg::Boxes => Heuristic::Boxes,
                 HeuristicArg::Hungarian => Heuristic::Hungarian,
             },
-            time_limit: Some(Duration::from_secs_f64(self.time_limit)),
-            memory_limit: Some(self.memory_limit.saturating_mul(1 << 20)),
+            time_limit: Some(time_limit_of(self.time_limit)?),
+            memory_limit: Some(memory_per_level(self.memory_limit, pool::worker_count(self.jobs))?),
             node_limit: self.node_limit,
             // Ctrl-C cancels the running searches so the command can report what it finished.
             cancel: Some(interrupt::flag()),
             progress: None,
             weights,
+            proof: if self.prove { Proof::Full } else { Proof::Cheap },
+            // Set by `solve --improve`, which prints each solution as it comes.
+            on_solution: None,
             corral_pruning: !self.no_corral_pruning,
             frozen_goals: !self.no_frozen_goals,
             fast_parking: !self.no_parking,
@@ -219,6 +252,11 @@ pub struct SolveArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// With the default mode: like --prove, and print each better solution as it is found
+    /// (a line `improved`, in JSON `"status":"improved"`), then the level's final answer; Ctrl-C
+    /// prints the best so far. With --jobs above 1, lines of different levels can interleave.
+    #[arg(long)]
+    pub improve: bool,
     /// One JSON object per level and line.
     #[arg(long)]
     pub json: bool,
@@ -306,6 +344,7 @@ impl Outcome {
             "level": self.level, "title": self.title, "status": self.status().name(), "lurd": lurd,
             "moves": moves, "pushes": pushes, "cost": cost, "optimal": optimal,
             "nodes": stats.expanded, "seconds": stats.seconds,
+            "found_seconds": self.result.as_ref().ok().map(|s| s.found_seconds.unwrap_or(stats.seconds)),
         });
         if let Some(file) = &self.file {
             json["file"] = serde_json::Value::String(file.clone());
@@ -358,6 +397,10 @@ pub fn solve_watched(number: usize, level: &Level, config: &Config, show: impl F
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
     // Options first: nothing is read or solved when one is wrong.
     let config = a.search.config(ModeArg::Auto)?;
+    if a.improve && config.mode != Mode::Auto {
+        anyhow::bail!("--improve applies to the default mode, auto (the other modes find one answer)");
+    }
+    let config = Config { proof: if a.improve { Proof::Full } else { config.proof }, ..config };
     let delay = animation_delay(a.delay)?;
     let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
     let mut code = EXIT_OK;
@@ -385,18 +428,27 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     let mut tally = Tally::start();
     // The solutions for --out, by level number (None: not solved).
     let mut found: Vec<(usize, Option<String>)> = Vec::new();
+    let printer = Printer::of(&a, &config);
     let work = |i: usize| -> Result<Outcome, String> {
         let n = picked[i];
         let level = file.get(n)?;
+        let improving;
+        let config = match a.improve {
+            true => {
+                improving = printing_improvements(&config, printer, level, n, &spinner);
+                &improving
+            }
+            false => &config,
+        };
         let out = if jobs == 1 && tty {
             spinner.set_prefix(format!("level {n}"));
             spinner.reset_elapsed();
-            solve_watched(n, level, &config, |nodes| {
+            solve_watched(n, level, config, |nodes| {
                 spinner.set_message(format!("{nodes} states expanded"));
                 spinner.tick();
             })
         } else {
-            solve_verified(n, level, &config)
+            solve_verified(n, level, config)
         };
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         if jobs > 1 {
@@ -421,7 +473,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
         tally.add(Some(out.status()));
         found.push((n, out.result.as_ref().ok().map(|s| s.lurd.clone())));
         let level = file.get(n).expect("solved levels parsed");
-        spinner.suspend(|| print_outcome(&a, &config, delay, level, n, out, &mut code))
+        spinner.suspend(|| print_outcome(&a, printer, delay, level, out, &mut code))
     };
     let mut failure = None;
     pool::in_order(picked.len(), jobs, work, |i, result| {
@@ -457,70 +509,111 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     Ok(ExitCode::from(code))
 }
 
+/// How `solve` writes a level's outcome: the settings of its output options.
+#[derive(Debug, Clone, Copy)]
+struct Printer {
+    json: bool,
+    rle: bool,
+    format: MoveFormat,
+    cost_mode: bool,
+}
+
+impl Printer {
+    fn of(a: &SolveArgs, config: &Config) -> Printer {
+        Printer { json: a.json, rle: a.rle, format: a.move_format.format(), cost_mode: config.mode == Mode::Cost }
+    }
+
+    fn lurd_text(&self, moves: &[Move]) -> String {
+        let lurd = sokoban::lurd::encode(moves);
+        if self.rle { sokoban::lurd::compress(&lurd) } else { lurd }
+    }
+
+    /// The lines for `out`, a level's outcome, under the status name `status` (the outcome's
+    /// own, or `improved` for a solution on the way to it), without the last line end.
+    fn lines(&self, level: &Level, out: &Outcome, status: &str) -> String {
+        if self.json {
+            return self.json_line(level, out, status);
+        }
+        let n = out.level;
+        let title = super::title_suffix(n, out.title.as_deref());
+        match &out.result {
+            Ok(s) => {
+                let optimal = s.optimal.map(|o| format!(", optimal in {}", o.name())).unwrap_or_default();
+                let cost = if self.cost_mode { format!(", cost {}", s.cost) } else { String::new() };
+                let moves = match self.format {
+                    MoveFormat::Lurd => self.lurd_text(&s.moves),
+                    format => sokoban::moves::write(&s.moves, format),
+                };
+                format!(
+                    "level {n}{title}: {status}, {}, {}{cost}{optimal}, {}, {:.3} s\n{moves}",
+                    plural(s.moves.len(), "move"),
+                    plural(s.pushes, "push"),
+                    plural(s.stats.expanded as usize, "node"),
+                    s.stats.seconds
+                )
+            }
+            Err(e) => {
+                let st = e.stats();
+                let nodes = plural(st.expanded as usize, "node");
+                format!("level {n}{title}: {status}, {nodes}, {:.3} s", st.seconds)
+            }
+        }
+    }
+
+    fn json_line(&self, level: &Level, out: &Outcome, status: &str) -> String {
+        let mut json = out.json();
+        json["status"] = status.into();
+        let metrics =
+            out.result.as_ref().ok().and_then(|s| sokoban::metrics::measure(level, s.moves.iter().map(|m| m.dir)).ok());
+        add_metrics(&mut json, metrics.as_ref());
+        if let (Ok(s), true) = (&out.result, self.rle) {
+            json["lurd"] = serde_json::Value::String(self.lurd_text(&s.moves));
+        }
+        if let (Ok(s), false) = (&out.result, self.format == MoveFormat::Lurd) {
+            let text = sokoban::moves::write(&s.moves, self.format);
+            // A JSON spelling is embedded as an array, words as a string.
+            json["solution"] = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
+        }
+        json.to_string()
+    }
+}
+
+/// `config` for level `n` under `solve --improve`: each solution found on the way is printed
+/// as it comes (through `spinner`, so the two do not mix on a terminal).
+fn printing_improvements(config: &Config, printer: Printer, level: &Level, n: usize, spinner: &ProgressBar) -> Config {
+    let (level, spinner) = (level.clone(), spinner.clone());
+    let print = move |solution: &Solution| {
+        let out = Outcome {
+            file: None,
+            cost_mode: printer.cost_mode,
+            level: n,
+            title: level.title().map(str::to_string),
+            result: Ok(solution.clone()),
+        };
+        // A failed write shows again, and ends the run, when the level's answer is printed.
+        spinner.suspend(|| outln!("{}", printer.lines(&level, &out, "improved")).ok());
+    };
+    Config { on_solution: Some(OnSolution(Arc::new(print))), ..config.clone() }
+}
+
 /// Prints one level's outcome (and its animation), updating the exit code.
 fn print_outcome(
     a: &SolveArgs,
-    config: &Config,
+    printer: Printer,
     delay: f64,
     level: &Level,
-    n: usize,
     out: Outcome,
     code: &mut u8,
 ) -> Result<()> {
     if let Err(e @ SolveError::Unverified(_)) = &out.result {
-        eprintln!("level {n}: {e}");
+        eprintln!("level {}: {e}", out.level);
     }
     if !out.status().is_verdict() && *code == EXIT_OK {
         *code = EXIT_NEGATIVE;
     }
-    let format = a.move_format.format();
-    let lurd_text = |moves: &[Move]| {
-        let lurd = sokoban::lurd::encode(moves);
-        if a.rle { sokoban::lurd::compress(&lurd) } else { lurd }
-    };
-    if a.json {
-        let mut json = out.json();
-        let metrics =
-            out.result.as_ref().ok().and_then(|s| sokoban::metrics::measure(level, s.moves.iter().map(|m| m.dir)).ok());
-        add_metrics(&mut json, metrics.as_ref());
-        if let (Ok(s), true) = (&out.result, a.rle) {
-            json["lurd"] = serde_json::Value::String(lurd_text(&s.moves));
-        }
-        if let (Ok(s), false) = (&out.result, format == MoveFormat::Lurd) {
-            let text = sokoban::moves::write(&s.moves, format);
-            // A JSON spelling is embedded as an array, words as a string.
-            json["solution"] = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
-        }
-        outln!("{json}")?;
-        return Ok(());
-    }
-    let title = super::title_suffix(n, out.title.as_deref());
-    match &out.result {
-        Ok(s) => {
-            let optimal = s.optimal.map(|o| format!(", optimal in {}", o.name())).unwrap_or_default();
-            let cost = if config.mode == Mode::Cost { format!(", cost {}", s.cost) } else { String::new() };
-            outln!(
-                "level {n}{title}: {}, {}, {}{cost}{optimal}, {}, {:.3} s",
-                out.status().name(),
-                plural(s.moves.len(), "move"),
-                plural(s.pushes, "push"),
-                plural(s.stats.expanded as usize, "node"),
-                s.stats.seconds
-            )?;
-            if format == MoveFormat::Lurd {
-                outln!("{}", lurd_text(&s.moves))?;
-            } else {
-                outln!("{}", sokoban::moves::write(&s.moves, format))?;
-            }
-            if a.animate {
-                animate(level, &s.moves, delay)?;
-            }
-        }
-        Err(e) => {
-            let st = e.stats();
-            let nodes = plural(st.expanded as usize, "node");
-            outln!("level {n}{title}: {}, {nodes}, {:.3} s", out.status().name(), st.seconds)?;
-        }
+    outln!("{}", printer.lines(level, &out, out.status().name()))?;
+    if let (Ok(s), true) = (&out.result, a.animate) {
+        animate(level, &s.moves, delay)?;
     }
     Ok(())
 }
@@ -574,4 +667,19 @@ fn animate(level: &Level, moves: &[Move], delay: f64) -> Result<()> {
         frame(&position, i + 1, false).context("cannot write to standard output")?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_memory_limit_is_shared_by_the_levels_that_run_at_once() {
+        let one = memory_per_level(None, 1).unwrap();
+        let four = memory_per_level(None, 4).unwrap();
+        assert_eq!(one, default_memory_mb() << 20);
+        assert!(four * 4 <= one && four > 0);
+        assert_eq!(memory_per_level(Some(300), 4).unwrap(), 300 << 20, "a given limit is per level");
+        assert!(memory_per_level(Some(0), 1).is_err());
+    }
 }

@@ -287,6 +287,30 @@ const SHORTEN_STATES: usize = 32_000_000;
 /// pushes that the reordering reaches allow), under a quarter of the time left, the cancel flag
 /// and the memory limit; the solution as given when nothing shorter is found.
 fn shorten_walks(level: &Level, solution: Solution, config: &Config, started: Instant) -> Solution {
+    improved_near(level, &solution, config, started, true).unwrap_or(solution)
+}
+
+/// A solution with fewer pushes (or as many and fewer moves) than `solution`, an unproven
+/// one, found by the optimizer among the box configurations near its path, under the same
+/// limits as [`shorten_walks`]; `None` when there is none.
+pub(crate) fn fewer_pushes_near(
+    level: &Level,
+    solution: &Solution,
+    config: &Config,
+    started: Instant,
+) -> Option<Solution> {
+    improved_near(level, solution, config, started, false)
+}
+
+/// What [`shorten_walks`] and [`fewer_pushes_near`] share: the optimizer's better solution
+/// in the solver's form, or `None`. `fewest_pushes` says `solution` is push-optimal.
+fn improved_near(
+    level: &Level,
+    solution: &Solution,
+    config: &Config,
+    started: Instant,
+    fewest_pushes: bool,
+) -> Option<Solution> {
     let deadline = config.time_limit.map(|t| {
         let left = t.saturating_sub(started.elapsed());
         Instant::now() + left / SHORTEN_SHARE
@@ -298,28 +322,32 @@ fn shorten_walks(level: &Level, solution: Solution, config: &Config, started: In
         max_configs: usize::MAX,
         max_states,
         deadline,
-        fewest_pushes: true,
+        fewest_pushes,
     };
     let mut budget = Budget::starting_at(config, started);
     let metric = crate::optimize::Metric::Pushes;
-    let Ok(out) = crate::optimize::optimize_repeated(level, &solution.lurd, metric, limits, &mut budget.stop_check())
-    else {
-        return solution;
-    };
+    let out =
+        crate::optimize::optimize_repeated(level, &solution.lurd, metric, limits, &mut budget.stop_check()).ok()?;
     if !out.improved || out.pushes > solution.pushes {
-        return solution;
+        return None;
     }
     // Replay the moves (the optimizer verified them) into the solution's form.
-    let Ok(letters) = crate::lurd::decode(&out.lurd) else { return solution };
+    let letters = crate::lurd::decode(&out.lurd).ok()?;
     let mut position = crate::rules::Position::start(level);
     let mut moves = Vec::with_capacity(letters.len());
     for letter in letters {
-        let Ok((next, step)) = position.step(level, letter.dir) else { return solution };
+        let (next, step) = position.step(level, letter.dir).ok()?;
         moves.push(step);
         position = next;
     }
     let weights = config.weights.clone().unwrap_or_else(|| level.weights().to_vec());
-    Solution { cost: cost_of(level, &weights, &moves), lurd: out.lurd, pushes: out.pushes, moves, ..solution }
+    Some(Solution {
+        cost: cost_of(level, &weights, &moves),
+        lurd: out.lurd,
+        pushes: out.pushes,
+        moves,
+        ..solution.clone()
+    })
 }
 
 /// A new child found while scanning a parent's pushes, waiting for its bound.
@@ -665,14 +693,8 @@ fn finish<M: Metric>(
     }
     let moves = pushes_to_moves(level, &pushes).expect("the search only makes legal pushes");
     stats.frozen_tables = tables as u64;
-    Ok(Solution {
-        lurd: crate::lurd::encode(&moves),
-        pushes: pushes.len(),
-        cost: cost_of(level, weights, &moves),
-        moves,
-        optimal: Some(M::OPTIMALITY),
-        stats,
-    })
+    let cost = cost_of(level, weights, &moves);
+    Ok(Solution::from_moves(moves, cost, Some(M::OPTIMALITY), stats))
 }
 
 #[cfg(test)]
@@ -692,7 +714,9 @@ mod tests {
         assert!(position.is_solved(level), "{lurd}");
         let pushes = lurd.chars().filter(char::is_ascii_uppercase).count();
         let cost = cost_of(level, level.weights(), &moves);
-        Solution { moves, lurd: lurd.to_string(), pushes, cost, optimal: None, stats: Stats::default() }
+        let solution = Solution::from_moves(moves, cost, None, Stats::default());
+        assert_eq!((solution.lurd.as_str(), solution.pushes), (lurd, pushes));
+        solution
     }
 
     #[test]
@@ -700,7 +724,7 @@ mod tests {
         // The box needs two pushes to the right; the long way pushes it down and back up first.
         let level = parse_levels("########\n#      #\n#  $ . #\n#   @  #\n#      #\n########\n").unwrap().remove(0);
         let a = Analysis::new(&level);
-        let config = Config { moves_tiebreak: false, ..Config::default() };
+        let config = Config { moves_tiebreak: false, ..Config::optimal(None) };
         let short = replay(&level, "lluRR");
         let proven = prove_pushes(&level, &a, &config, short, Instant::now()).unwrap();
         // Nothing has fewer than two pushes: the known solution itself, now proven.

@@ -318,14 +318,8 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
     moves.reverse();
     release(store);
     let weights = config.weights.clone().unwrap_or_else(|| level.weights().to_vec());
-    Ok(Solution {
-        lurd: crate::lurd::encode(&moves),
-        pushes: moves.iter().filter(|m| m.push).count(),
-        cost: cost_of(level, &weights, &moves),
-        moves,
-        optimal: Some(Optimality::Moves),
-        stats,
-    })
+    let cost = cost_of(level, &weights, &moves);
+    Ok(Solution::from_moves(moves, cost, Some(Optimality::Moves), stats))
 }
 
 #[cfg(test)]
@@ -335,7 +329,7 @@ mod tests {
 
     #[test]
     fn the_store_finds_what_it_stored_and_grows_past_its_first_table() {
-        let config = Config::default();
+        let config = Config::optimal(None);
         let mut budget = Budget::new(&config);
         let mut store = Store::new(2, usize::MAX);
         for i in 0..5000u64 {
@@ -352,7 +346,7 @@ mod tests {
 
     #[test]
     fn growth_past_the_memory_limit_is_refused_before_it_is_allocated() {
-        let config = Config { memory_limit: Some(1 << 20), ..Config::default() };
+        let config = Config { memory_limit: Some(1 << 20), ..Config::optimal(None) };
         let mut budget = Budget::new(&config);
         let mut store = Store::new(1, 1 << 20);
         let mut stopped = None;
@@ -370,7 +364,7 @@ mod tests {
     #[test]
     fn finds_a_move_optimal_solution_that_verifies() {
         let level = parse_levels("#######\n#@$ . #\n# $.  #\n#######\n").unwrap().remove(0);
-        let solution = solve(&level, &Config::default()).unwrap();
+        let solution = solve(&level, &Config::optimal(None)).unwrap();
         assert!(crate::verify::verify(&level, &solution.lurd).is_valid_solution());
         // Three pushes right and three walks to get behind the other box (`RRlldR` or
         // `dRluRR`): fewer is impossible, as the player starts behind only one box.

@@ -180,15 +180,15 @@ mod tests {
 
     #[test]
     fn a_zero_time_limit_or_a_set_cancel_flag_stops_at_the_first_tick() {
-        let config = Config { time_limit: Some(Duration::ZERO), ..Config::default() };
+        let config = Config { time_limit: Some(Duration::ZERO), ..Config::optimal(None) };
         assert_eq!(Budget::new(&config).tick(0), Err(Stop::Timeout));
-        let config = Config { cancel: Some(Arc::new(AtomicBool::new(true))), ..Config::default() };
+        let config = Config { cancel: Some(Arc::new(AtomicBool::new(true))), ..Config::optimal(None) };
         assert_eq!(Budget::new(&config).tick(0), Err(Stop::Cancelled));
     }
 
     #[test]
     fn the_node_limit_counts_expansions() {
-        let config = Config { node_limit: Some(3), ..Config::default() };
+        let config = Config { node_limit: Some(3), ..Config::optimal(None) };
         let mut budget = Budget::new(&config);
         assert!((0..=3).all(|n| budget.tick(n).is_ok()));
         assert_eq!(budget.tick(4), Err(Stop::Nodes));
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_clock_is_read_about_every_millisecond_whatever_an_expansion_costs() {
-        let config = Config { time_limit: Some(Duration::from_millis(30)), ..Config::default() };
+        let config = Config { time_limit: Some(Duration::from_millis(30)), ..Config::optimal(None) };
         let mut budget = Budget::new(&config);
         // Slow expansions: the interval stays small, so the overshoot is one expansion.
         let started = Instant::now();

@@ -1,5 +1,12 @@
 //! What a solve is asked to do: the mode (an engine and an objective), the lower bound, the
 //! limits and the switches that exist to measure a technique's effect.
+//!
+//! Three intents, three constructors: [`Config::default`] answers as soon as a solution is
+//! found and proves it only where that is cheap ([`Mode::Auto`] with [`Proof::Cheap`], what
+//! `sokoban solve` does with no flags); [`Config::fast`] finds a solution and proves nothing;
+//! [`Config::optimal`] spends the limits on a proven fewest-pushes solution. All three have a
+//! finite time limit ([`DEFAULT_TIME_LIMIT`]) and a memory limit, so no default search runs
+//! until the machine's memory is gone.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -10,7 +17,6 @@ use std::time::Duration;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
     /// Fewest pushes, proven (A*).
-    #[default]
     Pushes,
     /// Fewest moves, then fewest pushes, proven (A*).
     Moves,
@@ -21,10 +27,51 @@ pub enum Mode {
     /// A solution found by the fast engine ([`super::fast`]): a feature-space search, not
     /// proven optimal.
     Fast,
-    /// The fast engine under the limits; then the pushes-mode A*, with what is left and the
-    /// fast solution's pushes as a bound, proves it optimal or finds a better one. Optimal only
-    /// when the A* part proved it.
+    /// The default: the fast engine under the limits; then the pushes-mode A*, with the fast
+    /// solution's pushes as a bound, proves it optimal or finds a better one, for as long as
+    /// [`Config::proof`] allows. Optimal only when the A* part proved it.
+    #[default]
     Auto,
+}
+
+/// How much of the limits [`Mode::Auto`] spends on proving the solution its fast engine found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Proof {
+    /// A bounded attempt, so the answer comes soon after it is found: A* gets a quarter of
+    /// the time finding took, or [`CHEAP_PROOF_FLOOR`], whichever is longer (under a node
+    /// limit: as many expansions as finding took, at least [`CHEAP_PROOF_NODES`]), and a
+    /// memory limit of its own ([`CHEAP_PROOF_MEMORY`] at most). It proves the fewest pushes
+    /// only (`optimal` says `pushes`), not the fewest moves among them.
+    ///
+    /// The floor is where more time stops paying: the proofs of most small levels fit in it,
+    /// and a set of them still takes well under twice as long as finding alone (the moves
+    /// pass as well would take several times as long; BENCHMARKS.md has the figures).
+    #[default]
+    Cheap,
+    /// Whatever is left of the limits, and the fewest moves among the fewest pushes proven
+    /// too when the limits allow (with [`Config::on_solution`] set, the optimizer first
+    /// looks for a solution with fewer pushes near the found one, to show and to bound A*).
+    Full,
+}
+
+/// The time limit of [`Config::default`], [`Config::fast`] and `sokoban solve`.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(60);
+/// [`Proof::Cheap`]'s least time for the A* proof.
+pub const CHEAP_PROOF_FLOOR: Duration = Duration::from_millis(100);
+/// [`Proof::Cheap`]'s least number of A* expansions under a node limit.
+pub const CHEAP_PROOF_NODES: u64 = 20_000;
+/// [`Proof::Cheap`]'s largest memory for the A* proof, in bytes.
+pub const CHEAP_PROOF_MEMORY: usize = 1 << 30;
+
+/// Called with each solution a solve finds that is better than the one before (see
+/// [`Config::on_solution`]); every solution it sees has been replayed by the verifier.
+#[derive(Clone)]
+pub struct OnSolution(pub Arc<dyn Fn(&super::Solution) + Send + Sync>);
+
+impl std::fmt::Debug for OnSolution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnSolution(..)")
+    }
 }
 
 /// What a search minimises.
@@ -97,6 +144,12 @@ pub struct Config {
     pub progress: Option<Arc<AtomicU64>>,
     /// Box weights for [`Mode::Cost`] in reading order of the boxes; `None` uses the level's.
     pub weights: Option<Vec<u32>>,
+    /// How long [`Mode::Auto`] tries to prove what it found.
+    pub proof: Proof,
+    /// If given, [`Mode::Auto`] calls it with the first solution it finds and with each
+    /// better one after it (anytime output: a caller can show the best so far while the proof
+    /// runs). The solve's result is the last of them, or a better proven one.
+    pub on_solution: Option<OnSolution>,
     /// Prune with PI-corrals in the pushes mode (see [`super::corral`]), and restrict the fast
     /// engine's moves to a PI-corral's barrier; on by default. It keeps push-optimality;
     /// turning it off is for measuring its effect.
@@ -152,17 +205,21 @@ pub struct Config {
 }
 
 impl Default for Config {
+    /// [`Mode::Auto`] with a cheap proof, [`DEFAULT_TIME_LIMIT`] and half the physical memory:
+    /// what `sokoban solve` does with no flags.
     fn default() -> Config {
         Config {
             mode: Mode::default(),
             heuristic: Heuristic::default(),
-            time_limit: None,
+            time_limit: Some(DEFAULT_TIME_LIMIT),
             // Half the physical memory (see `crate::system`), so a search never swaps by default.
             memory_limit: Some(crate::system::default_memory_limit()),
             node_limit: None,
             cancel: None,
             progress: None,
             weights: None,
+            proof: Proof::default(),
+            on_solution: None,
             corral_pruning: true,
             frozen_goals: true,
             moves_tiebreak: true,
@@ -178,5 +235,36 @@ impl Default for Config {
             fast_staging: true,
             fast_layers: true,
         }
+    }
+}
+
+impl Config {
+    /// A solution from the fast engine, nothing proven ([`Mode::Fast`]), under the default
+    /// limits.
+    pub fn fast() -> Config {
+        Config { mode: Mode::Fast, ..Config::default() }
+    }
+
+    /// The fewest pushes, then the fewest moves among them, both proven ([`Mode::Pushes`]),
+    /// under `time_limit` (`None`: until the memory limit, half the physical memory, is
+    /// reached; a hard level can take that long).
+    pub fn optimal(time_limit: Option<Duration>) -> Config {
+        Config { mode: Mode::Pushes, time_limit, ..Config::default() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_constructor_has_finite_limits_by_default() {
+        for config in [Config::default(), Config::fast(), Config::optimal(Some(DEFAULT_TIME_LIMIT))] {
+            assert_eq!(config.time_limit, Some(DEFAULT_TIME_LIMIT));
+            assert!(config.memory_limit.is_some());
+        }
+        assert_eq!(Config::default().mode, Mode::Auto);
+        assert_eq!(Config::default().proof, Proof::Cheap);
+        assert_eq!(Config::optimal(None).time_limit, None);
     }
 }

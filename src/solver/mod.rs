@@ -9,22 +9,30 @@
 //!
 //! | mode | edge cost | proves |
 //! |---|---|---|
+//! | [`Mode::Auto`] (the default) | the fast engine, then A* over pushes bounded by what it found | fewest pushes, when the proof fits [`Config::proof`]'s allowance |
+//! | [`Mode::Fast`] | macro moves in a feature space ([`fast`]) | nothing |
 //! | [`Mode::Pushes`] | 1 per push; then (pushes, moves) over exact player squares, pushes capped | fewest pushes, then fewest moves among them (when the second pass ends within the limits) |
 //! | [`Mode::Moves`] | walk + 1, ties broken by pushes | fewest moves, then pushes |
 //! | [`Mode::Cost`] | walk + 1 + weight of the pushed box | least total cost |
 //! | [`Mode::Bfs`] | breadth-first over unit moves (the textbook baseline) | fewest moves |
 //!
+//! [`Config::default`] answers as soon as a solution is found (after a short proof attempt),
+//! under a finite time limit; [`Config::optimal`] spends its limit on a proof.
+//!
 //! ```
-//! use sokoban::format::parse_levels;
 //! use sokoban::solver::{solve, Config};
 //!
-//! let level = parse_levels("#######\n#@ $ .#\n#######\n")?.remove(0);
-//! let solution = solve(&level, &Config::default()).expect("solvable");
-//! assert_eq!(solution.lurd, "rRR");
-//! assert_eq!(solution.pushes, 2);
-//! assert_eq!(solution.optimal, Some(sokoban::solver::Optimality::PushesMoves));
+//! // The first XSokoban level: found in a fraction of a second, far within the default limit.
+//! let level = sokoban::read_levels("data/xsokoban90.xsb")?.remove(0);
+//! let solution = solve(&level, &Config::default())?;
 //! // Every solution can be replayed by the independent verifier.
 //! assert!(sokoban::verify::verify(&level, &solution.lurd).is_valid_solution());
+//!
+//! // A small level, proven: the fewest pushes, then the fewest moves among them.
+//! let level = sokoban::format::parse_levels("#######\n#@ $ .#\n#######\n")?.remove(0);
+//! let solution = solve(&level, &Config::optimal(None))?;
+//! assert_eq!(solution.lurd, "rRR");
+//! assert_eq!(solution.optimal, Some(sokoban::solver::Optimality::PushesMoves));
 //! # Ok::<(), sokoban::Error>(())
 //! ```
 
@@ -49,7 +57,10 @@ pub mod successors;
 
 use crate::analysis::Analysis;
 use crate::level::Level;
-pub use config::{Config, Engine, Heuristic, Mode, Objective};
+pub use config::{
+    CHEAP_PROOF_FLOOR, CHEAP_PROOF_MEMORY, CHEAP_PROOF_NODES, Config, DEFAULT_TIME_LIMIT, Engine, Heuristic, Mode,
+    Objective, OnSolution, Proof,
+};
 pub use expand::cost_of;
 pub use report::{Optimality, Solution, SolveError, Stats, Status, Summary};
 
@@ -89,9 +100,6 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
     }
 }
 
-/// Without a time limit, [`Mode::Auto`]'s A* proof expands at most this many states.
-const AUTO_NODES: u64 = 200_000;
-
 /// The static analysis under the solve's limits (it can take long and much memory on a huge
 /// level), and when the solve's clock started.
 fn analysed(level: &Level, config: &Config) -> Result<(Analysis, std::time::Instant), SolveError> {
@@ -113,23 +121,22 @@ fn analysed(level: &Level, config: &Config) -> Result<(Analysis, std::time::Inst
 /// [`Mode::Auto`]: a solution from the fast engine, proven optimal by A* when it can be.
 ///
 /// 1. The fast engine under the whole limits, exactly as [`Mode::Fast`] runs it (its passes
-///    split the limits the same way), until it finds a solution.
-/// 2. A* with what is left and the solution's pushes as a bound: states that cannot do better
-///    are dropped, so a search that runs dry proves the fast solution push-optimal (and the
-///    fewest moves among push-optimal solutions follow, as in [`Mode::Pushes`]); a better
-///    solution it finds is proven as usual. When the limits stop it, the fast solution is the
-///    answer, `optimal` null.
+///    split the limits the same way), until it finds a solution. That solution goes to
+///    [`Config::on_solution`] at once.
+/// 2. Under [`Proof::Full`] with [`Config::on_solution`] set (anytime output), the optimizer
+///    looks near it for one with fewer pushes (a better answer to show at once, and a tighter
+///    bound for the next step), under a quarter of what is left.
+/// 3. A* with the best solution's pushes as a bound: states that cannot do better are
+///    dropped, so a search that runs dry proves it push-optimal (and the fewest moves among
+///    push-optimal solutions follow, as in [`Mode::Pushes`]); a better solution it finds is
+///    proven as usual. [`Proof::Cheap`] gives this step a small allowance (see [`proving`]),
+///    so the answer comes soon after it was found; [`Proof::Full`] the rest of the limits.
+///    When its limits stop it, the best solution so far is the answer, `optimal` null.
 ///
-/// The reported counters are those of both runs added up, and the seconds are the whole
-/// solve's.
-///
-/// Measured against the previous order (A* for a tenth of the limits first, then the fast
-/// engine with what was left, then A* from scratch): every level that order solved at 10 s on
-/// Microban, Microban II, XSokoban and Sasquatch the fast engine alone solves too, and the
-/// levels A* proved within its tenth the fast engine solves within milliseconds, after which
-/// the proof has nearly the whole limit instead of a tenth and then a fresh start. The first
-/// tenth had cost the fast engine's first pass the levels it solves near its own limit
-/// (XSokoban 21: 74 or 75 from run to run; BENCHMARKS.md, round sixteen).
+/// The fast engine goes first because on every level A* can prove quickly the fast engine
+/// finds a solution within milliseconds, while A* first would take time from the levels the
+/// fast engine solves near its limit. The reported counters are those of every step added up,
+/// and the seconds are the whole solve's.
 fn auto(
     level: &Level,
     analysis: &Analysis,
@@ -143,22 +150,64 @@ fn auto(
         Ok(found) => found,
         Err(e) => return Err(e),
     };
-    // A* with the rest of the limits (its clock is the solve's); the fast engine's nodes
-    // count in either answer.
-    let proving = Config {
-        mode: Mode::Pushes,
-        node_limit: config.node_limit.or(config.time_limit.map_or(Some(AUTO_NODES), |_| None)),
-        ..config.clone()
+    let announce = |solution: &Solution| {
+        if let Some(OnSolution(call)) = &config.on_solution
+            && crate::verify::verify(level, &solution.lurd).is_valid_solution()
+        {
+            call(solution);
+        }
     };
-    let (mut result, spent) = match astar::prove_pushes(level, analysis, &proving, found.clone(), started) {
-        Ok(proven) => (proven, found.stats),
-        // Not proven within the limits: the fast solution, A*'s nodes counted too.
+    announce(&found);
+    let mut best = found;
+    best.found_seconds = Some(best.stats.seconds);
+    // Someone watches the solutions (anytime output): one with fewer pushes near the first
+    // is worth showing before A* runs, and tightens its bound.
+    if config.proof == Proof::Full
+        && config.on_solution.is_some()
+        && let Some(nearer) = astar::fewer_pushes_near(level, &best, config, started)
+    {
+        best = Solution { stats: best.stats.clone(), ..nearer };
+        best.stats.seconds = started.elapsed().as_secs_f64();
+        announce(&best);
+    }
+    let proving = proving(config, &best.stats, started);
+    let (mut result, spent) = match astar::prove_pushes(level, analysis, &proving, best.clone(), started) {
+        Ok(proven) => (proven, best.stats),
+        // Not proven within the limits: the best solution, A*'s nodes counted too.
         Err(e) => {
             let spent = e.stats().clone();
-            (found, spent)
+            (best, spent)
         }
     };
     result.stats.add(&spent);
     result.stats.seconds = started.elapsed().as_secs_f64();
     Ok(result)
+}
+
+/// The limits of [`auto`]'s A* step, after finding took `found` (counted from `started`).
+///
+/// [`Proof::Full`]: the solve's own limits (A*'s clock is the solve's). [`Proof::Cheap`]: a
+/// quarter of the time finding took or [`CHEAP_PROOF_FLOOR`], whichever is longer, at most
+/// [`CHEAP_PROOF_MEMORY`], and the fewest pushes only (no second pass for the moves). Under a node limit the allowance counts expansions instead
+/// (as many as finding took, at least [`CHEAP_PROOF_NODES`]), so the answer does not depend
+/// on the machine's speed. The solve's own limits hold in every case.
+fn proving(config: &Config, found: &Stats, started: std::time::Instant) -> Config {
+    let pushes = Config { mode: Mode::Pushes, on_solution: None, ..config.clone() };
+    if config.proof == Proof::Full {
+        return pushes;
+    }
+    let memory_limit = Some(config.memory_limit.map_or(CHEAP_PROOF_MEMORY, |m| m.min(CHEAP_PROOF_MEMORY)));
+    // The fewest pushes only: the moves pass would take the whole allowance on most levels
+    // whose pushes it proves.
+    let pushes = Config { moves_tiebreak: false, ..pushes };
+    if let Some(nodes) = config.node_limit {
+        let allowance = found.expanded.max(CHEAP_PROOF_NODES);
+        // A*'s counter starts at zero; the solve's limit counts the fast engine's nodes too.
+        let node_limit = Some(allowance.min(nodes.saturating_sub(found.expanded)));
+        return Config { node_limit, memory_limit, ..pushes };
+    }
+    let finding = started.elapsed();
+    let allowance = (finding / 4).max(CHEAP_PROOF_FLOOR);
+    let time_limit = Some(config.time_limit.map_or(finding + allowance, |t| t.min(finding + allowance)));
+    Config { time_limit, memory_limit, ..pushes }
 }

@@ -123,6 +123,21 @@ pub struct Solution {
     pub optimal: Option<Optimality>,
     /// Counters of the search.
     pub stats: Stats,
+    /// When a solve that went on after its first solution ([`super::Mode::Auto`]'s proof)
+    /// found that solution, in seconds from its start; `None` when the first solution is this
+    /// one (found at [`Stats::seconds`]).
+    pub found_seconds: Option<f64>,
+}
+
+impl Solution {
+    /// The solution made of `moves` (legal moves that solve the level; their LURD and pushes
+    /// follow from them), costing `cost`, with what it is proven to minimise and its search's
+    /// counters.
+    pub fn from_moves(moves: Vec<Move>, cost: u64, optimal: Option<Optimality>, stats: Stats) -> Solution {
+        let lurd = crate::lurd::encode(&moves);
+        let pushes = moves.iter().filter(|m| m.push).count();
+        Solution { moves, lurd, pushes, cost, optimal, stats, found_seconds: None }
+    }
 }
 
 /// Why no solution was returned.

@@ -325,6 +325,23 @@ await step("solve-button-animation-reaches-solved", async () => {
   check((await text("#solve-info")).includes("optimal"), "no solver summary: " + (await text("#solve-info")));
 });
 
+await step("time-limit-follows-the-server-and-a-solve-can-be-cancelled", async () => {
+  // The server runs with --max-time 20: the field says so and cannot ask for more.
+  check((await text("#time-note")).includes("at most 20 s"), "time note: " + (await text("#time-note")));
+  check((await script("return document.getElementById('time-limit').max")) === "20", "the field's max is not the server's");
+  // A proof that takes far longer than a click: fewest pushes on Microban 144.
+  await script("document.getElementById('level-num').value = 144; document.getElementById('level-num').dispatchEvent(new Event('change'));");
+  await waitFor("Microban 144", async () => (await text("#level-title")).startsWith("Microban 144"));
+  await script("document.getElementById('mode').value = 'pushes';");
+  await click("#solve");
+  await waitFor("solving", async () => (await text("#solve-info")).includes("Solving"));
+  await click("#solve-cancel");
+  await waitFor("cancelled", async () => (await text("#solve-info")).includes("Cancelled"));
+  // The server stops the search when its client goes away.
+  await waitFor("the server's solver slot freed", async () => (await (await fetch(base + "api/status")).json()).running === 0);
+  await script("document.getElementById('mode').value = 'auto';");
+});
+
 await step("broken-json-shows-error-page-still-works", async () => {
   await paste('[\n  [["wall"], ["wall"]],\n  [["wall"], ["player"\n]');
   await click("#load-level");

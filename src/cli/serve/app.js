@@ -10,9 +10,10 @@ let pos = null; // { player: [r, c], boxes: Set of "r,c" }
 let history = []; // { move, pos } for undo
 let future = []; // for redo
 let anim = null; // { moves: "lurd...", i, timer }
+let solving = null; // the running solve's AbortController (Cancel aborts it; the server then stops)
 
-async function api(method, path, body) {
-  const opts = { method, headers: {} };
+async function api(method, path, body, signal) {
+  const opts = { method, headers: {}, signal };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -253,14 +254,19 @@ async function solve() {
   const info = $("solve-info");
   info.textContent = "Solving…";
   const asked = level;
+  const limit = Number($("time-limit").value) || 10;
+  solving = new AbortController();
+  $("solve-cancel").disabled = false;
   try {
-    const r = await api("POST", "/api/solve", { level: level.source, rule: level.rule, mode: $("mode").value, time_limit: Number($("time-limit").value) || 10 });
+    const r = await api("POST", "/api/solve", { level: level.source, rule: level.rule, mode: $("mode").value, time_limit: limit }, solving.signal);
     if (level !== asked) { info.textContent = ""; return; } // another level was loaded meanwhile
+    // The server caps every solve at its --max-time: say so when it lowered the limit asked.
+    const lowered = r.time_limit < limit ? ` The server lowered the time limit to ${r.time_limit} s.` : "";
     if (r.status !== "solved") {
-      info.textContent = `The solver stopped: ${r.status} after ${r.nodes} nodes, ${r.seconds.toFixed(2)} s.`;
+      info.textContent = `The solver stopped: ${r.status} after ${r.nodes} nodes, ${r.seconds.toFixed(2)} s.${lowered}`;
       return;
     }
-    info.textContent = `Solution: ${r.moves} moves, ${r.pushes} pushes${r.optimal ? ", optimal in " + r.optimal : ""} (${r.nodes} nodes, ${r.seconds.toFixed(2)} s).`;
+    info.textContent = `Solution: ${r.moves} moves, ${r.pushes} pushes${r.optimal ? ", optimal in " + r.optimal : ""} (${r.nodes} nodes, ${r.seconds.toFixed(2)} s).${lowered}`;
     // Replay from the start.
     if (history.length) { pos = history[0].pos; history = []; future = []; }
     anim = { moves: r.lurd, i: 0, timer: null };
@@ -268,10 +274,21 @@ async function solve() {
     update();
     playAnimation();
   } catch (e) {
-    info.textContent = "Solve failed: " + e.message;
+    info.textContent = e.name === "AbortError" ? "Cancelled." : "Solve failed: " + e.message;
   } finally {
     btn.disabled = false;
+    solving = null;
+    $("solve-cancel").disabled = true;
   }
+}
+
+// The time limit field follows the server's cap (GET /api/status's max_time).
+async function loadLimits() {
+  const s = await api("GET", "/api/status");
+  const field = $("time-limit");
+  field.max = s.max_time;
+  if (Number(field.value) > s.max_time) field.value = s.max_time;
+  $("time-note").textContent = `(at most ${s.max_time} s on this server)`;
 }
 
 function animStep() {
@@ -517,6 +534,7 @@ $("load-level").addEventListener("click", () => loadText($("level-text").value))
 $("show-json").addEventListener("click", () => showCurrent("json"));
 $("show-xsb").addEventListener("click", () => showCurrent("xsb"));
 $("solve").addEventListener("click", solve);
+$("solve-cancel").addEventListener("click", () => { if (solving) solving.abort(); });
 $("anim-play").addEventListener("click", () => { if (anim && anim.timer) pauseAnimation(); else playAnimation(); });
 $("anim-step").addEventListener("click", () => { if (anim) { pauseAnimation(); animStep(); } });
 $("anim-speed").addEventListener("input", () => { if (anim && anim.timer) playAnimation(); });
@@ -528,3 +546,4 @@ $("export-json").addEventListener("click", () => { $("level-text").value = build
 $("builder-play").addEventListener("click", async () => { const t = builderXsb(); $("level-text").value = t; if (await loadText(t)) window.scrollTo(0, 0); });
 newBuilder();
 loadSets().catch((e) => { $("status").textContent = "Cannot reach the server: " + e.message; });
+loadLimits().catch(() => {}); // the field keeps its own bounds when the server does not answer

@@ -1733,14 +1733,8 @@ fn finish(
 /// and undo legal pulls), with the player's walks between them, not proven optimal.
 pub(super) fn package(level: &Level, pushes: &[Push], stats: Stats) -> Solution {
     let moves = pushes_to_moves(level, pushes).expect("the search only makes legal pushes");
-    Solution {
-        lurd: crate::lurd::encode(&moves),
-        pushes: pushes.len(),
-        cost: cost_of(level, level.weights(), &moves),
-        moves,
-        optimal: None,
-        stats,
-    }
+    let cost = cost_of(level, level.weights(), &moves);
+    Solution::from_moves(moves, cost, None, stats)
 }
 
 #[cfg(test)]
