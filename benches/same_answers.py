@@ -21,7 +21,9 @@ answers from run to run.
 the binary given (the second, or else the first) with answers saved so, on the modes and sets
 asked for (answers of other modes or sets in FILE are skipped). To compare with a build from
 before the pushes mode's second (moves) pass, add `--extra=--no-moves-tiebreak` for the newer
-binary (the node limit counts both passes).
+binary (the node limit counts both passes). Since auto's proof became a short attempt by
+default, a newer binary's `--mode auto --extra=--prove` gives what an older one's `--mode auto`
+gave (run auto on its own then: --extra applies to every mode of a run).
 """
 import argparse
 import json

@@ -26,6 +26,7 @@ use super::staging::{self, Aside};
 use super::way::Way;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{BuildOptions, Dir, Level};
+use crate::solver::budget::{Budget, Stop};
 use crate::solver::corral::Corrals;
 use crate::solver::exhaust::{Exhaust, Patterns};
 use crate::solver::expand::{Push, moves_to_pushes, pushes_to_moves};
@@ -796,6 +797,8 @@ struct Parent {
 /// expanded) and the scratch its steps reuse, so an expansion allocates nothing.
 struct Pass<'r, 'd> {
     inputs: Inputs<'r>,
+    /// The limits: expansions, time, cancel flag (memory is checked against the bytes held).
+    budget: Budget<'r>,
     learned: &'r mut Learned,
     detour: Option<Detour<'d>>,
     search: Search,
@@ -862,6 +865,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         slot_weights[STAGING] = weights.staging;
         Pass {
             inputs,
+            budget: Budget::starting_at(inputs.config, inputs.started),
             learned,
             detour,
             search: Search { states: Keyed::new(a), cells: BTreeMap::new(), queued: 0, stats: Stats::default() },
@@ -920,16 +924,16 @@ impl<'r, 'd> Pass<'r, 'd> {
             return end(self.solved(ROOT, &[]));
         }
         if config.fast_aware {
-            match FrozenTables::player_aware_within(a, &mut || stop_reason(config, started).is_some()) {
+            let made = FrozenTables::player_aware_within(a, &mut self.budget.stop_check());
+            match made {
                 Some(t) => self.tables = Some(t),
                 None => return self.stopped(),
             }
         }
         let base = frozen_table(&self.tables, TableId::STATIC);
         let boxes = &self.boxes;
-        let stop = &mut || stop_reason(config, started).is_some();
-        let root =
-            self.hungarian.solve_within(boxes.len(), a.goals(), |b, g| table_cost(a, base, boxes[b] as usize, g), stop);
+        let cost = |b: usize, g| table_cost(a, base, boxes[b] as usize, g);
+        let root = self.hungarian.solve_within(boxes.len(), a.goals(), cost, &mut self.budget.stop_check());
         let Ok(root) = root else { return self.stopped() };
         let Some(h) = root else {
             return end(Err(SolveError::Unsolvable(self.search.finish_stats(started))));
@@ -1012,7 +1016,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// entrance was filled first has no matching), or the static one when none is frozen, the
     /// option is off or no table fits.
     fn table_id(&mut self) -> Flow<TableId> {
-        let Inputs { a, config, started, .. } = self.inputs;
+        let Inputs { a, config, .. } = self.inputs;
         if !config.frozen_goals {
             return Ok(TableId::STATIC);
         }
@@ -1032,7 +1036,8 @@ impl<'r, 'd> Pass<'r, 'd> {
         let held = self.search.bytes();
         let tables = self.tables.get_or_insert_with(|| FrozenTables::new(a));
         let room = memory_limit.saturating_sub(held + tables.bytes());
-        match tables.id(a, &self.frozen_set, room, &mut || stop_reason(config, started).is_some()) {
+        let id = tables.id(a, &self.frozen_set, room, &mut self.budget.stop_check());
+        match id {
             Ok(id) => Ok(id),
             // Out of room for another table: the static distances still bound.
             Err(NoTable::Full) => Ok(TableId::STATIC),
@@ -1043,7 +1048,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// The exact matching of the loaded boxes over their table (`None` when there is none),
     /// its costs kept in `costs` for re-solving one row per child.
     fn matching(&mut self) -> Flow<Option<i64>> {
-        let Inputs { a, config, started, .. } = self.inputs;
+        let Inputs { a, .. } = self.inputs;
         let k = self.boxes.len();
         let table = frozen_table(&self.tables, self.parent_table);
         self.costs.clear();
@@ -1051,8 +1056,8 @@ impl<'r, 'd> Pass<'r, 'd> {
             self.costs.extend((0..k).map(|g| table_cost(a, table, b as usize, g)));
         }
         let costs = &self.costs;
-        let stop = &mut || stop_reason(config, started).is_some();
-        match self.hungarian.solve_within(k, k, |b, g| costs[b * k + g], stop) {
+        let exact = self.hungarian.solve_within(k, k, |b, g| costs[b * k + g], &mut self.budget.stop_check());
+        match exact {
             Ok(exact) => Ok(exact),
             Err(_) => self.stopped(),
         }
@@ -1065,7 +1070,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// search on all of them was half the time of a search on levels with many corners
     /// (XSokoban 41). A dead state is marked expanded and never is.
     fn dead(&mut self, id: u32) -> Flow<bool> {
-        let Inputs { a, config, started, .. } = self.inputs;
+        let Inputs { a, .. } = self.inputs;
         let node = self.search.states.nodes[id as usize];
         self.squares.clear();
         self.squares.extend(self.boxes.iter().map(|&b| Sq::new(b as usize)));
@@ -1073,7 +1078,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         let mut dead = self.learned.patterns.matches(&self.occupied, &self.squares, node.player as usize);
         if !dead && node.parent != ROOT {
             let tables = (frozen_table(&self.tables, self.parent_table), frozen_table(&self.tables, TableId::STATIC));
-            let stop = &mut || stop_reason(config, started).is_some();
+            let stop = &mut self.budget.stop_check();
             let at = (node.to as usize, node.player as usize);
             let k = self.boxes.len();
             let (occupied, learned, scratch) = (&self.occupied, &mut *self.learned, &mut self.dead_scratch);
@@ -1087,8 +1092,8 @@ impl<'r, 'd> Pass<'r, 'd> {
             self.search.stats.pruned_corral += 1;
             return Ok(true);
         }
-        if stop_reason(config, started).is_some() {
-            return self.stopped();
+        if let Err(stop) = self.budget.check_now() {
+            return self.stop(stop);
         }
         Ok(false)
     }
@@ -1096,22 +1101,11 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// Counts an expansion and checks the limits, once per expansion (an expansion is a
     /// fraction of a millisecond).
     fn count_expansion(&mut self) -> Flow<()> {
-        let Inputs { config, started, .. } = self.inputs;
         self.search.stats.expanded += 1;
-        let expanded = self.search.stats.expanded;
-        if config.node_limit.is_some_and(|l| expanded > l) {
-            return end(Err(SolveError::NodeLimit(self.search.finish_stats(started))));
+        match self.budget.tick(self.search.stats.expanded) {
+            Ok(()) => Ok(()),
+            Err(stop) => self.stop(stop),
         }
-        if config.time_limit.is_some_and(|t| started.elapsed() >= t) {
-            return end(Err(SolveError::Timeout(self.search.finish_stats(started))));
-        }
-        if config.cancel.as_ref().is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
-            return end(Err(SolveError::Cancelled(self.search.finish_stats(started))));
-        }
-        if let Some(p) = &config.progress {
-            p.store(expanded, atomic::Ordering::Relaxed);
-        }
-        Ok(())
     }
 
     /// A record of boxes on goals (`on_goals` in the picked state `id`), with few left: a short
@@ -1158,12 +1152,10 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// The backward searches keep pace, and meet the forward states made so far: a meeting
     /// ends the pass solved.
     fn advance_backward(&mut self) -> Flow<()> {
-        let Inputs { a, config, started, .. } = self.inputs;
-        let stop = &mut || stop_reason(config, started).is_some();
+        let Inputs { a, .. } = self.inputs;
         let search = &self.search;
-        let Some((i, found)) = self.learned.backward.advance(a, stop, |w, p, h| search.find(w, p, h)) else {
-            return Ok(());
-        };
+        let met = self.learned.backward.advance(a, &mut self.budget.stop_check(), |w, p, h| search.find(w, p, h));
+        let Some((i, found)) = met else { return Ok(()) };
         let (goal, id) = match found {
             Found::Start(id) => (ROOT, id),
             Found::Forward { id, node } => (node, id),
@@ -1243,7 +1235,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// The expanded state's macro moves, of the barrier's boxes only when `restricted` holds
     /// a PI-corral's.
     fn generate_moves(&mut self) -> Flow<()> {
-        let Inputs { a, config, started, .. } = self.inputs;
+        let Inputs { a, .. } = self.inputs;
         self.moves.clear();
         for &b in &self.boxes {
             if !self.restricted.is_empty() && !self.restricted.contains(&b) {
@@ -1251,8 +1243,8 @@ impl<'r, 'd> Pass<'r, 'd> {
             }
             let reach = &self.reach;
             self.macros.moves(a, &mut self.occupied, &|s| reach.has(s), b as usize, &mut self.moves);
-            if let Some(stop) = stop_reason(config, started) {
-                return end(Err(stop(self.search.finish_stats(started))));
+            if let Err(stop) = self.budget.check_now() {
+                return self.stop(stop);
             }
         }
         Ok(())
@@ -1277,12 +1269,10 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// The child of move `i`, unless the pushed box dies in a 2×2 block or a freeze (see
     /// [`Self::live_child`]).
     fn child(&mut self, parent: &Parent, i: usize) -> Flow<()> {
-        let Inputs { a, config, started, .. } = self.inputs;
-        // The clock is read every few children: reading it per child was 4% of the time.
-        if i % 64 == 63
-            && let Some(stop) = stop_reason(config, started)
-        {
-            return end(Err(stop(self.search.finish_stats(started))));
+        let Inputs { a, .. } = self.inputs;
+        // The clock is read on the budget's interval: reading it per child was 4% of the time.
+        if let Err(stop) = self.budget.poll() {
+            return self.stop(stop);
         }
         let m = self.moves[i];
         let (from, to) = (m.from as usize, m.to as usize);
@@ -1536,8 +1526,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// least weight of the advisors that named it, or `other`. A child that is a state made
     /// already and not expanded is queued again when this is a cheaper way to it.
     fn queue_children(&mut self, p: &Parent, advised: &[usize; ADVISORS]) -> Flow<()> {
-        let Inputs { config, weights, started, .. } = self.inputs;
-        let memory_limit = config.memory_limit.unwrap_or(usize::MAX);
+        let weights = self.inputs.weights;
         let words = self.words;
         for (i, c) in self.children.iter().enumerate() {
             if matches!(self.dead_children[i], CORRAL_DEAD | NO_MATCHING) {
@@ -1561,8 +1550,8 @@ impl<'r, 'd> Pass<'r, 'd> {
                     if self.search.find(key, c.player, c.hash).is_some() {
                         continue;
                     }
-                    if self.held() + 64 * words > memory_limit {
-                        return end(Err(SolveError::MemoryLimit(self.search.finish_stats(started))));
+                    if !self.budget.fits(self.held() + 64 * words) {
+                        return self.stop(Stop::Memory);
                     }
                     let kid = self.search.insert(key, child, c.hash);
                     self.search.enqueue(c.cell, weight, c.h, kid);
@@ -1595,10 +1584,17 @@ impl<'r, 'd> Pass<'r, 'd> {
         finish(level, a, &self.search, &mut self.macros, goal, tail, started)
     }
 
-    /// Ends the pass stopped by a limit or the cancel flag.
-    fn stopped<T>(&self) -> Flow<T> {
-        let Inputs { config, started, .. } = self.inputs;
-        end(Err(stopped(config, started, self.search.finish_stats(started))))
+    /// Ends the pass stopped by a limit or the cancel flag, after a step whose stop check said
+    /// so.
+    fn stopped<T>(&mut self) -> Flow<T> {
+        let stop = self.budget.stop_reason();
+        self.stop(stop)
+    }
+
+    /// Ends the pass stopped by `stop`.
+    fn stop<T>(&self, stop: Stop) -> Flow<T> {
+        let stats = self.search.stats.clone();
+        end(Err(self.budget.error(stop, stats, self.search.states.len(), self.search.bytes())))
     }
 }
 
