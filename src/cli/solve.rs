@@ -330,31 +330,10 @@ impl Outcome {
     }
 
     pub fn json(&self) -> serde_json::Value {
-        let (lurd, moves, pushes, optimal, cost) = match &self.result {
-            Ok(s) => {
-                (Some(s.lurd.clone()), Some(s.moves.len()), Some(s.pushes), s.optimal.map(|o| o.name()), Some(s.cost))
-            }
-            Err(_) => (None, None, None, None, None),
-        };
-        let stats = match &self.result {
-            Ok(s) => &s.stats,
-            Err(e) => e.stats(),
-        };
-        let mut json = serde_json::json!({
-            "level": self.level, "title": self.title, "status": self.status().name(), "lurd": lurd,
-            "moves": moves, "pushes": pushes, "cost": cost, "optimal": optimal,
-            "nodes": stats.expanded, "seconds": stats.seconds,
-            "found_seconds": self.result.as_ref().ok().map(|s| s.found_seconds.unwrap_or(stats.seconds)),
-        });
+        let mut json =
+            sokoban::solver::report::outcome_json(self.level, self.title.as_deref(), &self.result, self.cost_mode);
         if let Some(file) = &self.file {
             json["file"] = serde_json::Value::String(file.clone());
-        }
-        // `cost` means something only when weights were counted; otherwise the fields are the
-        // documented set exactly.
-        if !self.cost_mode
-            && let Some(map) = json.as_object_mut()
-        {
-            map.remove("cost");
         }
         json
     }
@@ -620,11 +599,7 @@ fn print_outcome(
 
 /// Adds the secondary solution metrics (null when there is no solution) to a level's JSON.
 pub fn add_metrics(json: &mut serde_json::Value, metrics: Option<&sokoban::metrics::Metrics>) {
-    let get = |f: fn(&sokoban::metrics::Metrics) -> usize| metrics.map(f);
-    json["box_lines"] = get(|m| m.box_lines).into();
-    json["box_changes"] = get(|m| m.box_changes).into();
-    json["pushing_sessions"] = get(|m| m.pushing_sessions).into();
-    json["player_lines"] = get(|m| m.player_lines).into();
+    sokoban::solver::report::add_metrics_json(json, metrics);
 }
 
 /// The seconds between frames of --animate: as given (checked), else 0.15 on a terminal and 0

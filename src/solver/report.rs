@@ -338,3 +338,74 @@ impl Summary {
         self.by_status.iter().find(|(s, _)| *s == status).map_or(0, |(_, n)| *n)
     }
 }
+
+/// One level's outcome as the JSON object `sokoban solve --json` prints for it: `level` (the
+/// 1-based number in its file), `title`, `status`, `lurd`, `moves`, `pushes`, `cost` (only when
+/// the run minimised cost), `optimal`, `nodes`, `seconds` and `found_seconds` (when the
+/// solution was found, see [`Solution::found_seconds`]). The solution fields are null
+/// without a solution. [`add_metrics_json`] adds the solution metrics; [`solve_json`] does both.
+pub fn outcome_json(
+    number: usize,
+    title: Option<&str>,
+    result: &Result<Solution, SolveError>,
+    cost_mode: bool,
+) -> serde_json::Value {
+    let (lurd, moves, pushes, optimal, cost) = match result {
+        Ok(s) => (Some(s.lurd.clone()), Some(s.moves.len()), Some(s.pushes), s.optimal.map(|o| o.name()), Some(s.cost)),
+        Err(_) => (None, None, None, None, None),
+    };
+    let stats = match result {
+        Ok(s) => &s.stats,
+        Err(e) => e.stats(),
+    };
+    let mut json = serde_json::json!({
+        "level": number, "title": title, "status": Status::of(result).name(), "lurd": lurd,
+        "moves": moves, "pushes": pushes, "cost": cost, "optimal": optimal,
+        "nodes": stats.expanded, "seconds": stats.seconds,
+        "found_seconds": result.as_ref().ok().map(|s| s.found_seconds.unwrap_or(stats.seconds)),
+    });
+    // `cost` means something only when weights were counted; otherwise the fields are the
+    // documented set exactly.
+    if !cost_mode && let Some(map) = json.as_object_mut() {
+        map.remove("cost");
+    }
+    json
+}
+
+/// Adds the secondary solution metrics (`box_lines`, `box_changes`, `pushing_sessions`,
+/// `player_lines`; null when there is no solution) to a level's JSON object.
+pub fn add_metrics_json(json: &mut serde_json::Value, metrics: Option<&crate::metrics::Metrics>) {
+    let get = |f: fn(&crate::metrics::Metrics) -> usize| metrics.map(f);
+    json["box_lines"] = get(|m| m.box_lines).into();
+    json["box_changes"] = get(|m| m.box_changes).into();
+    json["pushing_sessions"] = get(|m| m.pushing_sessions).into();
+    json["player_lines"] = get(|m| m.player_lines).into();
+}
+
+/// The whole JSON line of `sokoban solve --json` (without `--rle` or `--move-format`) for a
+/// solve of `level`, level number `number` of its file: [`outcome_json`] with the metrics of
+/// the solution, so that other front ends (the Python package) report exactly what the CLI does.
+///
+/// ```
+/// use sokoban::format::parse_levels;
+/// use sokoban::solver::{Config, Mode, report::solve_json, solve};
+///
+/// let level = &parse_levels("#####\n#@$.#\n#####\n")?[0];
+/// let config = Config { mode: Mode::Pushes, ..Config::default() };
+/// let json = solve_json(1, level, &solve(level, &config), false);
+/// assert_eq!(json["status"], "solved");
+/// assert_eq!(json["lurd"], "R");
+/// assert_eq!(json["box_lines"], 1);
+/// # Ok::<(), sokoban::Error>(())
+/// ```
+pub fn solve_json(
+    number: usize,
+    level: &crate::level::Level,
+    result: &Result<Solution, SolveError>,
+    cost_mode: bool,
+) -> serde_json::Value {
+    let mut json = outcome_json(number, level.title(), result, cost_mode);
+    let metrics = result.as_ref().ok().and_then(|s| crate::metrics::measure(level, s.moves.iter().map(|m| m.dir)).ok());
+    add_metrics_json(&mut json, metrics.as_ref());
+    json
+}
