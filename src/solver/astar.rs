@@ -17,14 +17,14 @@ use super::bound::LowerBound;
 use super::budget::{Budget, Stop};
 use super::config::{Config, Heuristic, Objective};
 use super::expand::cost_of;
-use super::expand::{Push as LevelPush, pushes_to_moves};
+use super::expand::{Push, pushes_to_moves};
 use super::frozen::NoTable;
 use super::hungarian::Stopped;
 use super::open::{Buckets, Heap, OpenList};
 use super::report::{Optimality, Solution, SolveError, Stats};
 use super::state::{BoxAt, KeyLayout, hash};
 use super::store::{Node, NodeId, NodeStore};
-use super::successors::{Push, Rules, Successors};
+use super::successors::{Rules, Successor, Successors};
 use crate::analysis::Analysis;
 use crate::level::{Dir, Level, SolvedRule};
 
@@ -354,7 +354,7 @@ fn improved_near(
 struct Pending<G> {
     g: G,
     hash: u64,
-    push: Push,
+    push: Successor,
     table: super::frozen::TableId,
 }
 
@@ -402,7 +402,7 @@ fn run<M: Metric>(
     root(level, a, &box_class, &mut successors, &mut f, &mut budget, &stats, cap, &mut boxes)?;
 
     let class_weight = &class_weight;
-    let mut pushes: Vec<Push> = Vec::new();
+    let mut pushes: Vec<Successor> = Vec::new();
     let mut new = Children { pending: Vec::new(), keys: Vec::new(), boxes: Vec::with_capacity(n_boxes) };
     let mut child_key = vec![0u64; layout.stride()];
     while let Some((g, id)) = f.open.pop() {
@@ -689,7 +689,7 @@ fn finish<M: Metric>(
         let (from, to) =
             store.layout().moved(store.key(pair[0]), store.key(pair[1])).expect("a child differs by one push");
         let dir = Dir::ALL.into_iter().find(|&d| a.neighbor(from, d) == Some(to)).expect("a push moves one square");
-        pushes.push(LevelPush { from: a.square(from), dir });
+        pushes.push(Push { from: a.square(from), dir });
     }
     let moves = pushes_to_moves(level, &pushes).expect("the search only makes legal pushes");
     stats.frozen_tables = tables as u64;

@@ -34,7 +34,7 @@ use std::collections::BinaryHeap;
 
 use super::report::Stats;
 use super::state::BoxAt;
-use super::successors::{Push, Rules, Successors};
+use super::successors::{Rules, Successor, Successors};
 use crate::analysis::{Analysis, Sq};
 
 /// No box: a goal's entry in a matching while it is unmatched.
@@ -67,7 +67,7 @@ pub struct Exhaust {
     matched: Vec<u16>,
     table: HashTable<u32>,
     boxes: Vec<BoxAt>,
-    pushes: Vec<Push>,
+    pushes: Vec<Successor>,
     child_key: Vec<u64>,
     child_matched: Vec<u16>,
     /// The positions not expanded yet, nearest to the goals first: (the sum of each box's
