@@ -17,14 +17,14 @@ use super::bound::LowerBound;
 use super::budget::{Budget, Stop};
 use super::config::{Config, Heuristic, Objective};
 use super::expand::cost_of;
-use super::expand::{Push as LevelPush, pushes_to_moves};
+use super::expand::{Push, pushes_to_moves};
 use super::frozen::NoTable;
 use super::hungarian::Stopped;
 use super::open::{Buckets, Heap, OpenList};
 use super::report::{Optimality, Solution, SolveError, Stats};
 use super::state::{BoxAt, KeyLayout, hash};
 use super::store::{Node, NodeId, NodeStore};
-use super::successors::{Push, Rules, Successors};
+use super::successors::{Rules, Successor, Successors};
 use crate::analysis::Analysis;
 use crate::level::{Dir, Level, SolvedRule};
 
@@ -354,7 +354,7 @@ fn improved_near(
 struct Pending<G> {
     g: G,
     hash: u64,
-    push: Push,
+    push: Successor,
     table: super::frozen::TableId,
 }
 
@@ -377,23 +377,133 @@ fn run<M: Metric>(
         cap.zip(M::capped_pushes(f)).is_some_and(|(cap, pushes)| pushes > cap) || known.is_some_and(|k| f >= k)
     };
     let n_boxes = level.boxes().len();
-    let n_goals = level.goals().len();
-    let rule = level.rule();
     let level_weights: Vec<u32> = config.weights.clone().unwrap_or_else(|| level.weights().to_vec());
-    let impossible = match rule {
-        SolvedRule::Standard => n_boxes != n_goals,
-        SolvedRule::AllBoxesOnGoals => n_boxes > n_goals,
-        SolvedRule::AllGoalsCovered => n_goals == 0 || n_boxes < n_goals,
-    };
-    if impossible {
+    if impossible(level) {
         return Err(SolveError::Unsolvable(budget.finish(stats, 0, 0)));
     }
-    // Weight classes: boxes of equal weight are interchangeable, so they share a bitset.
-    let weighted = M::WEIGHTED;
+    let (class_weight, box_class) = weight_classes(&level_weights, n_boxes, M::WEIGHTED);
+    let push_weight: Vec<i64> = class_weight.iter().map(|&w| if M::WEIGHTED { 1 + i64::from(w) } else { 1 }).collect();
+    let cover_goals = level.rule() == SolvedRule::AllGoalsCovered;
+    let mut successors = Successors::new(a, rules::<M>(level, config));
+    if !budget.fits(a.bytes() + LowerBound::bytes_for(a)) {
+        return Err(budget.error(Stop::Memory, stats, 0, 0));
+    }
+    let frozen_goals = successors.rules().frozen_goals;
+    let Some(bound) =
+        LowerBound::new_within(a, config.heuristic, cover_goals, push_weight, frozen_goals, &mut budget.stop_check())
+    else {
+        let stop = budget.stop_reason();
+        return Err(budget.error(stop, stats, 0, 0));
+    };
+    let layout = KeyLayout::new(a, class_weight.len());
+    let memory = config.memory_limit.unwrap_or(usize::MAX);
+    let mut f: Frontier<M> = Frontier { layout, store: NodeStore::new(layout), open: M::Open::new(), bound, memory };
+    let mut boxes: Vec<BoxAt> = Vec::with_capacity(n_boxes);
+    root(level, a, &box_class, &mut successors, &mut f, &mut budget, &stats, cap, &mut boxes)?;
+
+    let class_weight = &class_weight;
+    let mut pushes: Vec<Successor> = Vec::new();
+    let mut new = Children { pending: Vec::new(), keys: Vec::new(), boxes: Vec::with_capacity(n_boxes) };
+    let mut child_key = vec![0u64; layout.stride()];
+    while let Some((g, id)) = f.open.pop() {
+        let node = *f.store.node(id);
+        if f.store.is_expanded(id) || node.g != g {
+            continue;
+        }
+        f.store.set_expanded(id);
+        stats.expanded += 1;
+        if let Err(s) = budget.tick(stats.expanded) {
+            return Err(budget.error(s, stats, f.store.len(), f.bytes(a)));
+        }
+        layout.decode(f.store.key(id), &mut boxes);
+        let solved = if cover_goals {
+            boxes.iter().filter(|b| a.is_goal(b.sq)).count() == a.goals()
+        } else {
+            boxes.iter().all(|b| a.is_goal(b.sq))
+        };
+        if solved {
+            let stats = budget.finish(stats, f.store.len(), f.bytes(a));
+            return finish::<M>(level, a, &f.store, id, &level_weights, stats, f.bound.tables_built());
+        }
+        let mut stop = || budget.poll().is_err();
+        if successors.expand_within(a, &boxes, node.player, &mut pushes, &mut stats, &mut stop).is_err() {
+            let stop = budget.stop_reason();
+            return Err(budget.error(stop, stats, f.store.len(), f.bytes(a)));
+        }
+        for push in &pushes {
+            // A box frozen on a goal changes the distance table; otherwise the frozen set is the
+            // parent's (see `frozen`).
+            let table = if push.freezes_on_goal {
+                new.boxes.clone_from(&boxes);
+                new.boxes[push.index].sq = push.to;
+                let (held, room) = (f.bytes(a), f.room(a));
+                let made = successors
+                    .with_push(push, |board| f.bound.table_for(a, board, &new.boxes, room, &mut budget.stop_check()));
+                match made {
+                    Ok(t) => t,
+                    Err(NoTable::Full) => return Err(budget.error(Stop::Memory, stats, f.store.len(), held)),
+                    Err(NoTable::Stopped) => {
+                        let stop = budget.stop_reason();
+                        return Err(budget.error(stop, stats, f.store.len(), held));
+                    }
+                }
+            } else {
+                node.table
+            };
+            child_key.copy_from_slice(f.store.key(id));
+            layout.move_box(&mut child_key, push.from, push.to);
+            let weight = class_weight[usize::from(push.from.class)];
+            let Some(child_g) = M::add(node.g, M::edge(push.walk, weight)) else { continue };
+            let h = hash(&child_key, push.player);
+            match f.store.find(&child_key, push.player, h) {
+                Some(existing) => {
+                    let expanded = f.store.is_expanded(existing);
+                    if (!expanded || M::REOPEN) && M::better(child_g, f.store.node(existing).g) {
+                        if expanded {
+                            f.store.clear_expanded(existing);
+                        }
+                        let old = f.store.node_mut(existing);
+                        old.g = child_g;
+                        old.parent = Some(id);
+                        let f_cost = M::f(child_g, old.h, cap);
+                        if !over_cap(f_cost) {
+                            f.open.push(f_cost, child_g, existing);
+                        }
+                    } else {
+                        stats.duplicates += 1;
+                    }
+                }
+                None => {
+                    new.keys.extend_from_slice(&child_key);
+                    new.pending.push(Pending { g: child_g, hash: h, push: *push, table });
+                }
+            }
+        }
+        bound_children(a, &mut f, &mut budget, &mut stats, &mut new, &boxes, (id, node), cap, &over_cap)?;
+        stats.peak_bytes = stats.peak_bytes.max(f.bytes(a) as u64);
+    }
+    let held = f.bytes(a);
+    Err(SolveError::Unsolvable(budget.finish(stats, f.store.len(), held)))
+}
+
+/// Whether `level` has no solution under its rule for want of boxes or goals.
+fn impossible(level: &Level) -> bool {
+    let (boxes, goals) = (level.boxes().len(), level.goals().len());
+    match level.rule() {
+        SolvedRule::Standard => boxes != goals,
+        SolvedRule::AllBoxesOnGoals => boxes > goals,
+        SolvedRule::AllGoalsCovered => goals == 0 || boxes < goals,
+    }
+}
+
+/// Weight classes: boxes of equal weight are interchangeable, so they share a bitset. The
+/// classes' weights (at least one class) and each of the `boxes` boxes' class; with `weighted`
+/// off every box is in class 0.
+fn weight_classes(weights: &[u32], boxes: usize, weighted: bool) -> (Vec<u32>, Vec<u16>) {
     let mut class_weight: Vec<u32> = Vec::new();
-    let mut box_class: Vec<u16> = Vec::with_capacity(n_boxes);
-    for i in 0..n_boxes {
-        let w = if weighted { level_weights.get(i).copied().unwrap_or(0) } else { 0 };
+    let mut box_class: Vec<u16> = Vec::with_capacity(boxes);
+    for i in 0..boxes {
+        let w = if weighted { weights.get(i).copied().unwrap_or(0) } else { 0 };
         let c = class_weight.iter().position(|&x| x == w).unwrap_or_else(|| {
             class_weight.push(w);
             class_weight.len() - 1
@@ -403,198 +513,157 @@ fn run<M: Metric>(
     if class_weight.is_empty() {
         class_weight.push(0);
     }
-    let push_weight: Vec<i64> = class_weight.iter().map(|&w| if weighted { 1 + i64::from(w) } else { 1 }).collect();
-    let cover_goals = rule == SolvedRule::AllGoalsCovered;
-    let mut successors = Successors::new(
-        a,
-        Rules {
-            deadlocks: true,
-            corrals: config.pruning.corrals && M::PUSHES_ONLY,
-            fill_goals: n_boxes == n_goals,
-            normalize: M::PUSHES_ONLY,
-            walks: M::WALKS,
-            frozen_goals: config.pruning.frozen_goals && config.heuristic == Heuristic::Hungarian,
-        },
-    );
-    if !budget.fits(a.bytes() + LowerBound::bytes_for(a)) {
-        return Err(budget.error(Stop::Memory, stats, 0, 0));
-    }
-    let frozen_goals = successors.rules().frozen_goals;
-    let Some(mut bound) =
-        LowerBound::new_within(a, config.heuristic, cover_goals, push_weight, frozen_goals, &mut budget.stop_check())
-    else {
-        let stop = budget.stop_reason();
-        return Err(budget.error(stop, stats, 0, 0));
-    };
-    let layout = KeyLayout::new(a, class_weight.len());
-    let mut store: NodeStore<M::G> = NodeStore::new(layout);
-    let mut open = M::Open::new();
-    let bytes = |store: &NodeStore<M::G>, open: &M::Open, bound: &LowerBound| {
-        a.bytes() + store.bytes() + open.bytes() + bound.bytes()
-    };
-    // Room left for a new distance table.
-    let memory = config.memory_limit.unwrap_or(usize::MAX);
-    let room = |held: usize| memory.saturating_sub(held);
+    (class_weight, box_class)
+}
 
-    // The root.
-    let mut boxes: Vec<BoxAt> = Vec::with_capacity(n_boxes);
+/// The pruning rules of a search under metric `M` on `level`.
+fn rules<M: Metric>(level: &Level, config: &Config) -> Rules {
+    Rules {
+        deadlocks: true,
+        corrals: config.pruning.corrals && M::PUSHES_ONLY,
+        fill_goals: level.boxes().len() == level.goals().len(),
+        normalize: M::PUSHES_ONLY,
+        walks: M::WALKS,
+        frozen_goals: config.pruning.frozen_goals && config.heuristic == Heuristic::Hungarian,
+    }
+}
+
+/// What an A* search holds: the key layout, the states, the open list and the lower bound,
+/// within the memory limit `memory`.
+struct Frontier<M: Metric> {
+    layout: KeyLayout,
+    store: NodeStore<M::G>,
+    open: M::Open,
+    bound: LowerBound,
+    memory: usize,
+}
+
+impl<M: Metric> Frontier<M> {
+    /// Bytes held, with the analysis behind the search.
+    fn bytes(&self, a: &Analysis) -> usize {
+        a.bytes() + self.store.bytes() + self.open.bytes() + self.bound.bytes()
+    }
+
+    /// Room left for a new distance table.
+    fn room(&self, a: &Analysis) -> usize {
+        self.memory.saturating_sub(self.bytes(a))
+    }
+}
+
+/// The new children of the state being expanded, waiting for their bounds: each with its key
+/// in `keys`, one after another; `boxes` is scratch for a child's boxes.
+struct Children<G> {
+    pending: Vec<Pending<G>>,
+    keys: Vec<u64>,
+    boxes: Vec<BoxAt>,
+}
+
+/// Stores and queues the start state of `level` (its boxes, classed by `box_class`, left
+/// decoded in `boxes`), with its distance table and bound: an error when a box starts dead,
+/// the boxes have no matching or a limit stops it.
+#[allow(clippy::too_many_arguments)]
+fn root<M: Metric>(
+    level: &Level,
+    a: &Analysis,
+    box_class: &[u16],
+    successors: &mut Successors,
+    f: &mut Frontier<M>,
+    budget: &mut Budget,
+    stats: &Stats,
+    cap: Option<u32>,
+    boxes: &mut Vec<BoxAt>,
+) -> Result<(), SolveError> {
     for (i, &b) in level.boxes().iter().enumerate() {
         let sq = a.sq(b);
         if !a.is_live(sq) {
-            return Err(SolveError::Unsolvable(budget.finish(stats, 0, 0)));
+            return Err(SolveError::Unsolvable(budget.finish(stats.clone(), 0, 0)));
         }
         boxes.push(BoxAt { sq, class: box_class[i] });
     }
-    let mut key = vec![0u64; layout.stride()];
-    layout.encode(&boxes, &mut key);
-    layout.decode(&key, &mut boxes);
-    successors.load(&boxes);
+    let mut key = vec![0u64; f.layout.stride()];
+    f.layout.encode(boxes, &mut key);
+    f.layout.decode(&key, boxes);
+    successors.load(boxes);
     let player = a.sq(level.player());
     let root_player = if successors.rules().normalize { successors.normalized(a, player) } else { player };
-    let held = bytes(&store, &open, &bound);
-    let made = bound.table_for(a, &mut successors, &boxes, room(held), &mut budget.stop_check());
+    let (held, room) = (f.bytes(a), f.room(a));
+    let made = f.bound.table_for(a, successors, boxes, room, &mut budget.stop_check());
     let root_table = match made {
         Ok(t) => t,
-        Err(NoTable::Full) => return Err(budget.error(Stop::Memory, stats, 0, held)),
+        Err(NoTable::Full) => return Err(budget.error(Stop::Memory, stats.clone(), 0, held)),
         Err(NoTable::Stopped) => {
             let stop = budget.stop_reason();
-            return Err(budget.error(stop, stats, 0, held));
+            return Err(budget.error(stop, stats.clone(), 0, held));
         }
     };
-    let matched = bound.of_within(a, root_table, &boxes, &mut budget.stop_check());
+    let matched = f.bound.of_within(a, root_table, boxes, &mut budget.stop_check());
     let h = match matched {
         Ok(Some(h)) => h,
-        Ok(None) => return Err(SolveError::Unsolvable(budget.finish(stats, 0, held))),
+        Ok(None) => return Err(SolveError::Unsolvable(budget.finish(stats.clone(), 0, held))),
         Err(Stopped) => {
             let stop = budget.stop_reason();
-            return Err(budget.error(stop, stats, 0, held));
+            return Err(budget.error(stop, stats.clone(), 0, held));
         }
     };
     let root = Node { parent: None, g: M::G::default(), h: clamp(h), player: root_player, table: root_table };
-    let root_id = store.insert(&key, root, hash(&key, root_player)).expect("the store starts empty");
-    open.push(M::f(root.g, root.h, cap), root.g, root_id);
+    let root_id = f.store.insert(&key, root, hash(&key, root_player)).expect("the store starts empty");
+    f.open.push(M::f(root.g, root.h, cap), root.g, root_id);
+    Ok(())
+}
 
-    let class_weight = &class_weight;
-    let mut pushes: Vec<Push> = Vec::new();
-    let mut child_boxes: Vec<BoxAt> = Vec::with_capacity(n_boxes);
-    let mut child_key = vec![0u64; layout.stride()];
-    let mut pending: Vec<Pending<M::G>> = Vec::new();
-    let mut pending_keys: Vec<u64> = Vec::new();
-    while let Some((g, id)) = open.pop() {
-        let node = *store.node(id);
-        if store.is_expanded(id) || node.g != g {
-            continue;
+/// Gives the new children of state `id` (`node`, its boxes `boxes`) their bounds, after the
+/// sibling scan, so the parent's matching is solved (for incremental re-solving) only when at
+/// least two children need it; stores and queues those with a matching whose f stays under
+/// the cap (`over_cap`).
+#[allow(clippy::too_many_arguments)]
+fn bound_children<M: Metric>(
+    a: &Analysis,
+    f: &mut Frontier<M>,
+    budget: &mut Budget,
+    stats: &mut Stats,
+    new: &mut Children<M::G>,
+    boxes: &[BoxAt],
+    (id, node): (NodeId, Node<M::G>),
+    cap: Option<u32>,
+    over_cap: &impl Fn(M::G) -> bool,
+) -> Result<(), SolveError> {
+    let stride = f.layout.stride();
+    f.bound.begin_children(a, boxes.len(), new.pending.len(), (id, node.parent));
+    for (k, c) in new.pending.iter().enumerate() {
+        let key = &new.keys[k * stride..(k + 1) * stride];
+        if let Err(s) = budget.poll() {
+            return Err(budget.error(s, stats.clone(), f.store.len(), f.bytes(a)));
         }
-        store.set_expanded(id);
-        stats.expanded += 1;
-        if let Err(s) = budget.tick(stats.expanded) {
-            return Err(budget.error(s, stats, store.len(), bytes(&store, &open, &bound)));
-        }
-        layout.decode(store.key(id), &mut boxes);
-        let solved = if cover_goals {
-            boxes.iter().filter(|b| a.is_goal(b.sq)).count() == a.goals()
-        } else {
-            boxes.iter().all(|b| a.is_goal(b.sq))
-        };
-        if solved {
-            let stats = budget.finish(stats, store.len(), bytes(&store, &open, &bound));
-            return finish::<M>(level, a, &store, id, &level_weights, stats, bound.tables_built());
-        }
+        new.boxes.clear();
+        new.boxes.extend_from_slice(boxes);
+        new.boxes[c.push.index].sq = c.push.to;
         let mut stop = || budget.poll().is_err();
-        if successors.expand_within(a, &boxes, node.player, &mut pushes, &mut stats, &mut stop).is_err() {
-            let stop = budget.stop_reason();
-            return Err(budget.error(stop, stats, store.len(), bytes(&store, &open, &bound)));
-        }
-        for push in &pushes {
-            // A box frozen on a goal changes the distance table; otherwise the frozen set is the
-            // parent's (see `frozen`).
-            let table = if push.freezes_on_goal {
-                child_boxes.clone_from(&boxes);
-                child_boxes[push.index].sq = push.to;
-                let held = bytes(&store, &open, &bound);
-                let made = successors.with_push(push, |board| {
-                    bound.table_for(a, board, &child_boxes, room(held), &mut budget.stop_check())
-                });
-                match made {
-                    Ok(t) => t,
-                    Err(NoTable::Full) => return Err(budget.error(Stop::Memory, stats, store.len(), held)),
-                    Err(NoTable::Stopped) => {
-                        let stop = budget.stop_reason();
-                        return Err(budget.error(stop, stats, store.len(), held));
-                    }
+        let bounded = f.bound.child(a, node.table, c.table, boxes, &new.boxes, c.push.index, &mut stop);
+        match bounded {
+            Err(Stopped) => {
+                let stop = budget.stop_reason();
+                return Err(budget.error(stop, stats.clone(), f.store.len(), f.bytes(a)));
+            }
+            Ok(None) => stats.pruned_no_matching += 1,
+            Ok(Some(h)) => {
+                let held = f.bytes(a);
+                if !budget.fits(held + f.store.growth().max(f.open.growth())) {
+                    return Err(budget.error(Stop::Memory, stats.clone(), f.store.len(), held));
                 }
-            } else {
-                node.table
-            };
-            child_key.copy_from_slice(store.key(id));
-            layout.move_box(&mut child_key, push.from, push.to);
-            let weight = class_weight[usize::from(push.from.class)];
-            let Some(child_g) = M::add(node.g, M::edge(push.walk, weight)) else { continue };
-            let h = hash(&child_key, push.player);
-            match store.find(&child_key, push.player, h) {
-                Some(existing) => {
-                    let expanded = store.is_expanded(existing);
-                    if (!expanded || M::REOPEN) && M::better(child_g, store.node(existing).g) {
-                        if expanded {
-                            store.clear_expanded(existing);
-                        }
-                        let old = store.node_mut(existing);
-                        old.g = child_g;
-                        old.parent = Some(id);
-                        let f = M::f(child_g, old.h, cap);
-                        if !over_cap(f) {
-                            open.push(f, child_g, existing);
-                        }
-                    } else {
-                        stats.duplicates += 1;
-                    }
-                }
-                None => {
-                    pending_keys.extend_from_slice(&child_key);
-                    pending.push(Pending { g: child_g, hash: h, push: *push, table });
+                let child = Node { parent: Some(id), g: c.g, h: clamp(h), player: c.push.player, table: c.table };
+                let Some(child_id) = f.store.insert(key, child, c.hash) else {
+                    return Err(budget.error(Stop::Memory, stats.clone(), f.store.len(), held));
+                };
+                let f_cost = M::f(c.g, child.h, cap);
+                if !over_cap(f_cost) {
+                    f.open.push(f_cost, c.g, child_id);
                 }
             }
         }
-        // New children get their bounds here, after the sibling scan, so the parent's matching
-        // is solved (for incremental re-solving) only when at least two children need it.
-        bound.begin_children(a, boxes.len(), pending.len(), (id, node.parent));
-        for (k, c) in pending.iter().enumerate() {
-            let key = &pending_keys[k * layout.stride()..(k + 1) * layout.stride()];
-            if let Err(s) = budget.poll() {
-                return Err(budget.error(s, stats, store.len(), bytes(&store, &open, &bound)));
-            }
-            child_boxes.clone_from(&boxes);
-            child_boxes[c.push.index].sq = c.push.to;
-            let mut stop = || budget.poll().is_err();
-            let bounded = bound.child(a, node.table, c.table, &boxes, &child_boxes, c.push.index, &mut stop);
-            match bounded {
-                Err(Stopped) => {
-                    let stop = budget.stop_reason();
-                    return Err(budget.error(stop, stats, store.len(), bytes(&store, &open, &bound)));
-                }
-                Ok(None) => stats.pruned_no_matching += 1,
-                Ok(Some(h)) => {
-                    let held = bytes(&store, &open, &bound);
-                    if !budget.fits(held + store.growth().max(open.growth())) {
-                        return Err(budget.error(Stop::Memory, stats, store.len(), held));
-                    }
-                    let child = Node { parent: Some(id), g: c.g, h: clamp(h), player: c.push.player, table: c.table };
-                    let Some(child_id) = store.insert(key, child, c.hash) else {
-                        return Err(budget.error(Stop::Memory, stats, store.len(), held));
-                    };
-                    let f = M::f(c.g, child.h, cap);
-                    if !over_cap(f) {
-                        open.push(f, c.g, child_id);
-                    }
-                }
-            }
-        }
-        pending.clear();
-        pending_keys.clear();
-        stats.peak_bytes = stats.peak_bytes.max(bytes(&store, &open, &bound) as u64);
     }
-    let held = bytes(&store, &open, &bound);
-    Err(SolveError::Unsolvable(budget.finish(stats, store.len(), held)))
+    new.pending.clear();
+    new.keys.clear();
+    Ok(())
 }
 
 /// A bound kept in a node. Clamping keeps a consistent bound consistent
@@ -620,7 +689,7 @@ fn finish<M: Metric>(
         let (from, to) =
             store.layout().moved(store.key(pair[0]), store.key(pair[1])).expect("a child differs by one push");
         let dir = Dir::ALL.into_iter().find(|&d| a.neighbor(from, d) == Some(to)).expect("a push moves one square");
-        pushes.push(LevelPush { from: a.square(from), dir });
+        pushes.push(Push { from: a.square(from), dir });
     }
     let moves = pushes_to_moves(level, &pushes).expect("the search only makes legal pushes");
     stats.frozen_tables = tables as u64;

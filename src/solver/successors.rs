@@ -39,7 +39,7 @@ pub struct Rules {
 
 /// One push out of the expanded state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Push {
+pub struct Successor {
     /// Index of the pushed box in the state's box list.
     pub index: usize,
     /// The pushed box before the push.
@@ -159,7 +159,7 @@ impl Successors {
 
     /// Loads `boxes` with the player on `player` and writes every push that survives the rules
     /// to `out`, counting pruned pushes in `stats`.
-    pub fn expand(&mut self, a: &Analysis, boxes: &[BoxAt], player: Sq, out: &mut Vec<Push>, stats: &mut Stats) {
+    pub fn expand(&mut self, a: &Analysis, boxes: &[BoxAt], player: Sq, out: &mut Vec<Successor>, stats: &mut Stats) {
         // A check that never stops never gives `Err`.
         let _ = self.expand_within(a, boxes, player, out, stats, &mut || false);
     }
@@ -172,7 +172,7 @@ impl Successors {
         a: &Analysis,
         boxes: &[BoxAt],
         player: Sq,
-        out: &mut Vec<Push>,
+        out: &mut Vec<Successor>,
         stats: &mut Stats,
         stop: &mut impl FnMut() -> bool,
     ) -> Result<(), Stopped> {
@@ -232,7 +232,7 @@ impl Successors {
                         && a.is_goal(to)
                         && deadlock::is_frozen(a, &self.occupied, to, &mut self.path);
                     let player = self.child_player(a, b.sq, to, dir, lowest);
-                    out.push(Push { index, from: b, to, dir, walk, player, freezes_on_goal });
+                    out.push(Successor { index, from: b, to, dir, walk, player, freezes_on_goal });
                 }
                 self.occupied[to.index()] = 0;
                 self.occupied[b.sq.index()] = 1;
@@ -304,7 +304,7 @@ impl Successors {
 
     /// Runs `f` with the board showing `push` applied (to inspect the child, e.g. its frozen
     /// boxes), then restores the loaded state.
-    pub fn with_push<R>(&mut self, push: &Push, f: impl FnOnce(&mut Successors) -> R) -> R {
+    pub fn with_push<R>(&mut self, push: &Successor, f: impl FnOnce(&mut Successors) -> R) -> R {
         self.occupied[push.from.sq.index()] = 0;
         self.occupied[push.to.index()] = 1;
         let r = f(self);

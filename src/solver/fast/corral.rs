@@ -17,6 +17,7 @@
 use std::collections::HashSet;
 
 use super::raw::{NONE, RawIndex};
+use super::reach::Reach;
 use crate::analysis::Analysis;
 use crate::level::Dir;
 
@@ -24,10 +25,12 @@ use crate::level::Dir;
 pub struct CorralCheck {
     in_c: Vec<bool>,
     occupied: Vec<u8>,
-    reach: Vec<bool>,
+    /// The player's reach in the position being looked at, and a second one for its
+    /// children's normalised player squares.
+    reach: Reach,
+    reach2: Reach,
+    /// The flood of the corral's area.
     queue: Vec<u16>,
-    reach2: Vec<bool>,
-    queue2: Vec<u16>,
     path: Vec<crate::analysis::Sq>,
     /// Most states one check may visit.
     pub budget: usize,
@@ -38,10 +41,9 @@ impl CorralCheck {
         CorralCheck {
             in_c: vec![false; n],
             occupied: vec![0; n],
-            reach: vec![false; n],
+            reach: Reach::new(n),
+            reach2: Reach::new(n),
             queue: Vec::new(),
-            reach2: vec![false; n],
-            queue2: Vec::new(),
             path: Vec::new(),
             budget: 500,
         }
@@ -116,7 +118,7 @@ impl CorralCheck {
             head += 1;
             // Reach of the player; an escape when it steps into C.
             self.fill_reach(a, &boxes, player as usize);
-            if (0..n).any(|s| self.reach[s] && self.in_c[s]) {
+            if (0..n).any(|s| self.reach.has(s) && self.in_c[s]) {
                 self.clear(&boxes);
                 return false;
             }
@@ -124,7 +126,7 @@ impl CorralCheck {
                 for d in Dir::ALL {
                     let t = a.nb(b as usize, d);
                     let p = a.nb(b as usize, d.opposite());
-                    if t == NONE || p == NONE || !self.reach[p as usize] || self.occupied[t as usize] != 0 {
+                    if t == NONE || p == NONE || !self.reach.has(p as usize) || self.occupied[t as usize] != 0 {
                         continue;
                     }
                     if t as usize >= a.live() {
@@ -161,27 +163,13 @@ impl CorralCheck {
         true
     }
 
-    /// Marks `boxes` in the scratch board and floods the player's reach from `player`.
-    fn fill_reach(&mut self, a: &Analysis, boxes: &[u16], player: usize) {
+    /// Marks `boxes` in the scratch board and floods the player's reach from `player`;
+    /// returns the lowest square reached.
+    fn fill_reach(&mut self, a: &Analysis, boxes: &[u16], player: usize) -> u16 {
         for &b in boxes {
             self.occupied[b as usize] = 1;
         }
-        self.reach.fill(false);
-        self.queue.clear();
-        self.queue.push(player as u16);
-        self.reach[player] = true;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let s = self.queue[head] as usize;
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                if t != NONE && self.occupied[t as usize] == 0 && !self.reach[t as usize] {
-                    self.reach[t as usize] = true;
-                    self.queue.push(t);
-                }
-            }
-        }
+        self.reach.flood(a, &self.occupied, player)
     }
 
     fn clear(&mut self, boxes: &[u16]) {
@@ -192,33 +180,15 @@ impl CorralCheck {
 
     /// The lowest square the player reaches from `player` with `boxes` on the board.
     fn lowest(&mut self, a: &Analysis, boxes: &[u16], player: usize) -> u16 {
-        self.fill_reach(a, boxes, player);
+        let lowest = self.fill_reach(a, boxes, player);
         self.clear(boxes);
-        self.reach.iter().position(|&r| r).unwrap_or(player) as u16
+        lowest
     }
 
     /// The lowest square reachable from `player` on the current scratch board, flooded with a
     /// second set of marks so the caller's reach stays intact.
     fn lowest_on_board(&mut self, a: &Analysis, player: usize) -> u16 {
-        self.reach2.fill(false);
-        self.queue2.clear();
-        self.queue2.push(player as u16);
-        self.reach2[player] = true;
-        let mut low = player;
-        let mut head = 0;
-        while head < self.queue2.len() {
-            let s = self.queue2[head] as usize;
-            head += 1;
-            low = low.min(s);
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                if t != NONE && self.occupied[t as usize] == 0 && !self.reach2[t as usize] {
-                    self.reach2[t as usize] = true;
-                    self.queue2.push(t);
-                }
-            }
-        }
-        low as u16
+        self.reach2.flood(a, &self.occupied, player)
     }
 }
 

@@ -8,16 +8,14 @@
 //! - **filled** (only in searches that ask for it): the number of boxes on goals, in any
 //!   order. The second pass's distance advice fills goals out of the plan's order; without
 //!   this feature all those states share the cell of the plan prefix they hold, and a state
-//!   that has filled most goals waits behind cheaper ones that filled few (XSokoban at 10 s:
-//!   65 → 67, gaining 14 and 85, BENCHMARKS.md round seven).
+//!   that has filled most goals waits behind cheaper ones that filled few.
 //!
 //! - **blocked** (only in searches that ask for it, the third pass of `super`): whether boxes
 //!   stand on the cheapest way to the plan's next goal (see `super::way`), 1 or 0. Clearing a
 //!   way takes a line of moves that pack nothing and often raise the matching bound (boxes go
 //!   far off, as the opener advisor moves them); in the cell of their packing prefix such
 //!   states wait behind cheaper ones that keep the way shut, and with cells of their own the
-//!   clearing line gets a turn every round (XSokoban 23: 4.8 s with these cells, 59 s
-//!   without; BENCHMARKS.md, round twenty-seven). A child's value is estimated from its
+//!   clearing line gets a turn every round. A child's value is estimated from its
 //!   parent's way (`super::way::Way::blocked_after`). Counting the boxes on the way instead
 //!   (capped at 2, 3 or 8) split the cells finer and cost more levels than it gained.
 //!

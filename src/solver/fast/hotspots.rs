@@ -41,7 +41,7 @@ impl Hotspots {
             return Some(hot);
         }
         hot.bits = vec![0; (live * live).div_ceil(64)];
-        let mut reach = Reach { seen: vec![false; live], used: vec![false; a.squares()], queue: Vec::new() };
+        let mut reach = BoxReach { seen: vec![false; live], used: vec![false; a.squares()], queue: Vec::new() };
         let mut used = Vec::new();
         for x in a.goals()..live {
             if stop() {
@@ -126,14 +126,14 @@ impl Hotspots {
 }
 
 /// Scratch for the relaxed push search of one box.
-struct Reach {
+struct BoxReach {
     seen: Vec<bool>,
     /// Squares the last search's pushes used (box squares and the squares behind them).
     used: Vec<bool>,
     queue: Vec<usize>,
 }
 
-impl Reach {
+impl BoxReach {
     /// The goals a box on `x` reaches with `blocked` (or nothing, when out of range) taken,
     /// marking in `used` the squares the pushes used.
     fn goals(&mut self, a: &Analysis, x: usize, blocked: usize) -> usize {

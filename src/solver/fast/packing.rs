@@ -29,8 +29,7 @@
 //! last, pushed in from behind (XSokoban 88: three boxes wait in the corridor below its goal
 //! room, as in Festival's solution). A parked box leaves, backwards, as soon as it can reach
 //! a start square, so forwards it arrives on its parking square as late as it can: staged
-//! early, the boxes stand in the way of every goal filled after them (88 is solved in 2 s with
-//! the staging late, not in 30 s with it early; BENCHMARKS.md, round twenty-six).
+//! early, the boxes would stand in the way of every goal filled after them.
 //!
 //! When no box can leave (the goal area is locked by boxes that only move together), the
 //! remaining goals are appended in index order: the plan is advice, never a rule the search
@@ -51,7 +50,7 @@
 //! and boxes that no layer takes leave one at a time after the layers, parking as above.
 
 use super::raw::{NONE, RawIndex, Stamps};
-use super::search::Reach;
+use super::reach::Reach;
 use crate::analysis::{Analysis, UNREACHABLE};
 use crate::level::Dir;
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};
@@ -134,171 +133,15 @@ impl PackingPlan {
         walk: &[u32],
         stop: &mut dyn FnMut() -> bool,
     ) -> Option<Result<PackingPlan, ()>> {
-        let n = a.squares();
-        let goals = a.goals();
-        let mut occupied = vec![false; n];
-        for o in occupied.iter_mut().take(goals) {
-            *o = true;
+        let mut peeling = Peeling::new(a, starts, entries);
+        if park {
+            peeling.stage(back, stop)?;
         }
-        let mut remaining: Vec<usize> = (0..goals).collect();
-        // Boxes waiting on parking squares: (parking square, goal).
-        let mut parked: Vec<(usize, usize)> = Vec::new();
-        let mut events = Vec::with_capacity(goals);
-        let mut pulls = Pulls::new(n);
-        // Staging (see the module docs): before any box leaves, boxes that can be pulled into
-        // the floor behind the goals wait there, the deepest first.
-        while park && back.iter().any(|&b| b) {
-            // (pulls, goal index in remaining, square)
-            let mut best: Option<(u32, usize, usize)> = None;
-            for (i, &g) in remaining.iter().enumerate() {
-                if stop() {
-                    return None;
-                }
-                occupied[g] = false;
-                pulls.leave(a, &occupied, g, starts, entries, stop);
-                if pulls.stopped {
-                    return None;
-                }
-                let reached = std::mem::take(&mut pulls.reached);
-                if let Some(&p) = reached.iter().rev().find(|&&p| back[p] && !pulls.cuts(a, &occupied, p)) {
-                    let d = pulls.pulls_to(p);
-                    if best.is_none_or(|(bd, _, _)| d > bd) {
-                        best = Some((d, i, p));
-                    }
-                }
-                pulls.reached = reached;
-                occupied[g] = true;
-            }
-            let Some((_, i, p)) = best else { break };
-            let goal = remaining.remove(i);
-            occupied[goal] = false;
-            occupied[p] = true;
-            parked.push((p, goal));
-            events.push(Event::Park { goal });
+        if !walk.is_empty() {
+            peeling.layers(walk, stop)?;
         }
-        // Layers: every box that can leave as the goals stand leaves at once (each found
-        // with all the others in place); those that reach a start square, or when none does,
-        // those that reach any square off the goals. Backwards the nearest to the player's
-        // start leaves first, so forwards each layer is filled from its far end.
-        let mut layer: Vec<(bool, u32, usize)> = Vec::new();
-        while !walk.is_empty() && !remaining.is_empty() {
-            layer.clear();
-            for &g in &remaining {
-                if stop() {
-                    return None;
-                }
-                occupied[g] = false;
-                let found = pulls.leave(a, &occupied, g, starts, entries, stop);
-                occupied[g] = true;
-                if pulls.stopped {
-                    return None;
-                }
-                if let Some((_, _, to_start)) = found {
-                    layer.push((to_start.is_none(), walk[g], g));
-                }
-            }
-            if layer.is_empty() {
-                break;
-            }
-            let far = layer.iter().all(|&(far, _, _)| far);
-            layer.retain(|&(f, _, _)| f == far);
-            layer.sort_unstable_by_key(|&(_, walk, g)| (walk, g));
-            for &(_, _, goal) in &layer {
-                remaining.retain(|&g| g != goal);
-                occupied[goal] = false;
-                events.push(Event::Leave { goal });
-            }
-        }
-        while !remaining.is_empty() || !parked.is_empty() {
-            // (no start, pulls, squares, index into remaining then parked)
-            let mut best: Option<(bool, u32, usize, usize)> = None;
-            let candidates = remaining.iter().copied().chain(parked.iter().map(|&(p, _)| p));
-            for (i, s) in candidates.enumerate() {
-                if stop() {
-                    return None;
-                }
-                let is_parked = i >= remaining.len();
-                occupied[s] = false;
-                let found = pulls.leave(a, &occupied, s, starts, entries, stop);
-                if pulls.stopped {
-                    return None;
-                }
-                occupied[s] = true;
-                let Some((p, roam, to_start)) = found else { continue };
-                // A parked box only leaves for good; it never moves to another parking square.
-                if is_parked && to_start.is_none() {
-                    continue;
-                }
-                let far = to_start.is_none();
-                let p = to_start.unwrap_or(p);
-                // A parked box leaves as soon as it can: forward, it arrives on its parking
-                // square as late as it can, where it stands in the way least.
-                let p = if is_parked { 0 } else { p };
-                let better = match best {
-                    None => true,
-                    Some((bf, bp, br, _)) => (far, p) < (bf, bp) || ((far, p) == (bf, bp) && roam > br),
-                };
-                if better {
-                    best = Some((far, p, roam, i));
-                }
-            }
-            let Some((far, _, _, i)) = best else { break };
-            if i >= remaining.len() {
-                let (park, goal) = parked.remove(i - remaining.len());
-                occupied[park] = false;
-                events.push(Event::Unpark { goal, park });
-                continue;
-            }
-            let goal = remaining.remove(i);
-            occupied[goal] = false;
-            if far && park {
-                // No box can get back to where boxes start: this one waits on the nearest
-                // square it can reach that does not cut the floor in two, so the others can
-                // still get past it (forward: it is brought there early and fills its goal
-                // late). If every such square cuts the floor, it leaves (as far as the plan
-                // is concerned) without blocking anything.
-                pulls.leave(a, &occupied, goal, starts, entries, stop);
-                if pulls.stopped {
-                    return None;
-                }
-                // Each test floods the floor: on a huge level the stop check is asked per test.
-                let reached = std::mem::take(&mut pulls.reached);
-                let mut park = None;
-                for &p in &reached {
-                    if stop() {
-                        return None;
-                    }
-                    if !pulls.cuts(a, &occupied, p) {
-                        park = Some(p);
-                        break;
-                    }
-                }
-                if let Some(park) = park {
-                    occupied[park] = true;
-                    parked.push((park, goal));
-                    events.push(Event::Park { goal });
-                    continue;
-                }
-            }
-            events.push(Event::Leave { goal });
-        }
-        if !parked.is_empty() {
-            return Some(Err(()));
-        }
-        // Locked goals (if any) are filled first, in index order, then the reversed events.
-        let mut steps: Vec<Step> = remaining.iter().map(|&g| Step { square: g as u16, goal: g as u16 }).collect();
-        for e in events.iter().rev() {
-            steps.push(match *e {
-                Event::Leave { goal } | Event::Park { goal } => Step { square: goal as u16, goal: goal as u16 },
-                Event::Unpark { goal, park } => Step { square: park as u16, goal: goal as u16 },
-            });
-        }
-        let order: Vec<u16> = steps.iter().filter(|s| s.square == s.goal).map(|s| s.goal).collect();
-        let mut rank = vec![0u16; goals];
-        for (i, &g) in order.iter().enumerate() {
-            rank[g as usize] = i as u16;
-        }
-        Some(Ok(PackingPlan { order, rank, steps }))
+        peeling.one_by_one(park, stop)?;
+        Some(peeling.plan())
     }
 
     /// This plan checked forwards from the start position. The goals are taken in this
@@ -486,6 +329,231 @@ fn entry_sides(a: &Analysis, starts: &[bool], player: usize, stop: &mut dyn FnMu
         }
     }
     Some(entries)
+}
+
+/// The state of [`PackingPlan::backwards`]: the boxes still on goals and parked, the board
+/// they make, and the events so far, in backward order.
+struct Peeling<'p> {
+    a: &'p Analysis,
+    starts: &'p [bool],
+    entries: &'p [u8],
+    occupied: Vec<bool>,
+    /// Goals whose box has not left yet.
+    remaining: Vec<usize>,
+    /// Boxes waiting on parking squares: (parking square, goal).
+    parked: Vec<(usize, usize)>,
+    events: Vec<Event>,
+    pulls: Pulls,
+}
+
+impl<'p> Peeling<'p> {
+    /// Every goal with its box.
+    fn new(a: &'p Analysis, starts: &'p [bool], entries: &'p [u8]) -> Peeling<'p> {
+        let (n, goals) = (a.squares(), a.goals());
+        let mut occupied = vec![false; n];
+        for o in occupied.iter_mut().take(goals) {
+            *o = true;
+        }
+        Peeling {
+            a,
+            starts,
+            entries,
+            occupied,
+            remaining: (0..goals).collect(),
+            parked: Vec::new(),
+            events: Vec::with_capacity(goals),
+            pulls: Pulls::new(n),
+        }
+    }
+
+    /// Staging (see the module docs): before any box leaves, boxes that can be pulled into
+    /// the floor behind the goals (`back`) wait there, the deepest first. `None` when stopped.
+    fn stage(&mut self, back: &[bool], stop: &mut dyn FnMut() -> bool) -> Option<()> {
+        let (a, starts, entries) = (self.a, self.starts, self.entries);
+        while back.iter().any(|&b| b) {
+            // (pulls, goal index in remaining, square)
+            let mut best: Option<(u32, usize, usize)> = None;
+            for (i, &g) in self.remaining.iter().enumerate() {
+                if stop() {
+                    return None;
+                }
+                self.occupied[g] = false;
+                self.pulls.leave(a, &self.occupied, g, starts, entries, stop);
+                if self.pulls.stopped {
+                    return None;
+                }
+                let reached = std::mem::take(&mut self.pulls.reached);
+                let staged = reached.iter().rev().find(|&&p| back[p] && !self.pulls.cuts(a, &self.occupied, p));
+                if let Some(&p) = staged {
+                    let d = self.pulls.pulls_to(p);
+                    if best.is_none_or(|(bd, _, _)| d > bd) {
+                        best = Some((d, i, p));
+                    }
+                }
+                self.pulls.reached = reached;
+                self.occupied[g] = true;
+            }
+            let Some((_, i, p)) = best else { break };
+            let goal = self.remaining.remove(i);
+            self.occupied[goal] = false;
+            self.occupied[p] = true;
+            self.parked.push((p, goal));
+            self.events.push(Event::Park { goal });
+        }
+        Some(())
+    }
+
+    /// Layers: every box that can leave as the goals stand leaves at once (each found with
+    /// all the others in place); those that reach a start square, or when none does, those
+    /// that reach any square off the goals. Backwards the nearest to the player's start
+    /// (`walk`) leaves first, so forwards each layer is filled from its far end. `None` when
+    /// stopped.
+    fn layers(&mut self, walk: &[u32], stop: &mut dyn FnMut() -> bool) -> Option<()> {
+        let (a, starts, entries) = (self.a, self.starts, self.entries);
+        let mut layer: Vec<(bool, u32, usize)> = Vec::new();
+        while !self.remaining.is_empty() {
+            layer.clear();
+            for &g in &self.remaining {
+                if stop() {
+                    return None;
+                }
+                self.occupied[g] = false;
+                let found = self.pulls.leave(a, &self.occupied, g, starts, entries, stop);
+                self.occupied[g] = true;
+                if self.pulls.stopped {
+                    return None;
+                }
+                if let Some((_, _, to_start)) = found {
+                    layer.push((to_start.is_none(), walk[g], g));
+                }
+            }
+            if layer.is_empty() {
+                break;
+            }
+            let far = layer.iter().all(|&(far, _, _)| far);
+            layer.retain(|&(f, _, _)| f == far);
+            layer.sort_unstable_by_key(|&(_, walk, g)| (walk, g));
+            for &(_, _, goal) in &layer {
+                self.remaining.retain(|&g| g != goal);
+                self.occupied[goal] = false;
+                self.events.push(Event::Leave { goal });
+            }
+        }
+        Some(())
+    }
+
+    /// The boxes left leave one at a time, the one that gets back to a start square in the
+    /// fewest pulls first (see [`Self::next`]); with `park` on, one that cannot waits on a
+    /// parking square ([`Self::park`]). `None` when stopped.
+    fn one_by_one(&mut self, park: bool, stop: &mut dyn FnMut() -> bool) -> Option<()> {
+        while !self.remaining.is_empty() || !self.parked.is_empty() {
+            let Some((far, i)) = self.next(stop)? else { break };
+            if i >= self.remaining.len() {
+                let (park, goal) = self.parked.remove(i - self.remaining.len());
+                self.occupied[park] = false;
+                self.events.push(Event::Unpark { goal, park });
+                continue;
+            }
+            let goal = self.remaining.remove(i);
+            self.occupied[goal] = false;
+            if far && park && self.park(goal, stop)? {
+                continue;
+            }
+            self.events.push(Event::Leave { goal });
+        }
+        Some(())
+    }
+
+    /// The box that leaves next, as (whether it cannot get back to a start square, its index
+    /// into `remaining` then `parked`); `None` inside when none can leave, outer `None` when
+    /// stopped.
+    fn next(&mut self, stop: &mut dyn FnMut() -> bool) -> Option<Option<(bool, usize)>> {
+        let (a, starts, entries) = (self.a, self.starts, self.entries);
+        // (no start, pulls, squares, index into remaining then parked)
+        let mut best: Option<(bool, u32, usize, usize)> = None;
+        let candidates = self.remaining.iter().copied().chain(self.parked.iter().map(|&(p, _)| p));
+        for (i, s) in candidates.enumerate() {
+            if stop() {
+                return None;
+            }
+            let is_parked = i >= self.remaining.len();
+            self.occupied[s] = false;
+            let found = self.pulls.leave(a, &self.occupied, s, starts, entries, stop);
+            if self.pulls.stopped {
+                return None;
+            }
+            self.occupied[s] = true;
+            let Some((p, roam, to_start)) = found else { continue };
+            // A parked box only leaves for good; it never moves to another parking square.
+            if is_parked && to_start.is_none() {
+                continue;
+            }
+            let far = to_start.is_none();
+            let p = to_start.unwrap_or(p);
+            // A parked box leaves as soon as it can: forward, it arrives on its parking
+            // square as late as it can, where it stands in the way least.
+            let p = if is_parked { 0 } else { p };
+            let better = match best {
+                None => true,
+                Some((bf, bp, br, _)) => (far, p) < (bf, bp) || ((far, p) == (bf, bp) && roam > br),
+            };
+            if better {
+                best = Some((far, p, roam, i));
+            }
+        }
+        Some(best.map(|(far, _, _, i)| (far, i)))
+    }
+
+    /// No box can get back to where boxes start: the one from `goal` waits on the nearest
+    /// square it can reach that does not cut the floor in two, so the others can still get
+    /// past it (forward: it is brought there early and fills its goal late); true when it
+    /// parks. If every such square cuts the floor, it leaves (as far as the plan is
+    /// concerned) without blocking anything. `None` when stopped.
+    fn park(&mut self, goal: usize, stop: &mut dyn FnMut() -> bool) -> Option<bool> {
+        let (a, starts, entries) = (self.a, self.starts, self.entries);
+        self.pulls.leave(a, &self.occupied, goal, starts, entries, stop);
+        if self.pulls.stopped {
+            return None;
+        }
+        // Each test floods the floor: on a huge level the stop check is asked per test.
+        let reached = std::mem::take(&mut self.pulls.reached);
+        let mut park = None;
+        for &p in &reached {
+            if stop() {
+                return None;
+            }
+            if !self.pulls.cuts(a, &self.occupied, p) {
+                park = Some(p);
+                break;
+            }
+        }
+        let Some(park) = park else { return Some(false) };
+        self.occupied[park] = true;
+        self.parked.push((park, goal));
+        self.events.push(Event::Park { goal });
+        Some(true)
+    }
+
+    /// The plan: locked goals (if any) filled first, in index order, then the reversed
+    /// events. `Err` when some parked box never left.
+    fn plan(self) -> Result<PackingPlan, ()> {
+        if !self.parked.is_empty() {
+            return Err(());
+        }
+        let mut steps: Vec<Step> = self.remaining.iter().map(|&g| Step { square: g as u16, goal: g as u16 }).collect();
+        for e in self.events.iter().rev() {
+            steps.push(match *e {
+                Event::Leave { goal } | Event::Park { goal } => Step { square: goal as u16, goal: goal as u16 },
+                Event::Unpark { goal, park } => Step { square: park as u16, goal: goal as u16 },
+            });
+        }
+        let order: Vec<u16> = steps.iter().filter(|s| s.square == s.goal).map(|s| s.goal).collect();
+        let mut rank = vec![0u16; self.a.goals()];
+        for (i, &g) in order.iter().enumerate() {
+            rank[g as usize] = i as u16;
+        }
+        Ok(PackingPlan { order, rank, steps })
+    }
 }
 
 /// Breadth-first search over pulls of one box: a node is the box's square and the side the

@@ -7,7 +7,7 @@
 //! (the player steps back from a box and drags it along), and states are ranked by the cheapest
 //! matching of boxes to the start squares (pushes from each start square on an empty board,
 //! the player walking round the box, so a box pulled where no start box could be pushed is
-//! never queued; Sasquatch at 10 s 32 → 33 against the relaxed distances), either greedily or within
+//! never queued), either greedily or within
 //! feature cells taken in turn ([`Order`]). The orders are fast on different levels (backward
 //! alone on Sasquatch: 37 takes 0.3 s greedy and 2.3 s in cells; 12 and 39 fall only in
 //! cells), so the engine runs both, each with a tree of its own. Their states keep
@@ -29,9 +29,8 @@
 //! a time, so that each takes a tenth of the search's time (a fortieth past the first 10 s of a
 //! long limit, which the forward passes need more; or, without a time limit, a fixed
 //! number of expansions per forward expansion, which keeps the search deterministic). Run
-//! before the forward search instead, they cost every level the forward search solves quickly
-//! their whole share (round eight: XSokoban's median solved level went from 0.2 s to 1.6 s,
-//! and 31 and 61 were lost at 10 s). Each tree is kept whole for the meeting; its size, open
+//! before the forward search instead, they would cost every level the forward search solves
+//! quickly their whole share. Each tree is kept whole for the meeting; its size, open
 //! list included, is held to a tenth of the memory limit.
 
 use std::cmp::Reverse;
@@ -41,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use super::keyed::{self, Keyed, hash_key};
 use super::raw::{NONE, RawIndex};
-use super::search::Reach;
+use super::reach::Reach;
 use crate::analysis::{Analysis, Sq};
 use crate::level::{Dir, Level};
 use crate::solver::cuts::Cuts;
@@ -629,16 +628,12 @@ pub struct Backward {
     stats: Stats,
 }
 
-/// Each backward search's share of the limits, as a divisor. Interleaved, at 10 s per level
-/// (`fast`, BENCHMARKS.md round nine): a tenth each, Sasquatch 31 and XSokoban 67; a seventh,
-/// 31 and 67 (+18 −31); a fifth, 32 (+33) and 65 (+18 −31 −61 −85): the forward passes solve
-/// XSokoban's last levels late, and lose them to a larger share.
+/// Each backward search's share of the limits, as a divisor: the forward passes solve the
+/// hardest levels they solve late, and would lose them to a larger share.
 const SHARE: u32 = 10;
 /// Each backward search's share of a long limit's time past its first round
-/// ([`super::FIRST_ROUND`]), as a divisor. The forward passes solve the late levels under
-/// long limits: XSokoban at 60 s (BENCHMARKS.md, round eighteen) solved its last five levels
-/// in 12–48 s instead of 13–56 s; Sasquatch kept its 36, though level 33 took 18 s instead of
-/// 12 s.
+/// ([`super::FIRST_ROUND`]), as a divisor: under long limits the forward passes solve the
+/// late levels, and need the time more.
 const LATE_SHARE: u32 = 40;
 
 /// Each search's time allowed once `elapsed` has passed since they started: a [`SHARE`] of

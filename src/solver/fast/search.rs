@@ -20,11 +20,13 @@ use super::keyed::{self, Keyed, hash_key};
 use super::macros::{MacroMove, Macros};
 use super::packing::{PackingPlan, Peel};
 use super::pull::{Backward, Found};
-use super::raw::{NONE, RawIndex, Stamps};
+use super::raw::{NONE, RawIndex};
+use super::reach::Reach;
 use super::staging::{self, Aside};
 use super::way::Way;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{BuildOptions, Dir, Level};
+use crate::solver::budget::{Budget, Stop};
 use crate::solver::corral::Corrals;
 use crate::solver::exhaust::{Exhaust, Patterns};
 use crate::solver::expand::{Push, moves_to_pushes, pushes_to_moves};
@@ -424,17 +426,12 @@ impl CutOff {
 }
 
 /// The most squares a cut-off part may have for [`cut_off_dead`] to look at it: small corners
-/// are where one box seals a deadlock in; a big area rarely dies of its fence alone. XSokoban
-/// `fast` at 10 s (round twelve): 16 → 73, 32 → 74, 64 → 72.
+/// are where one box seals a deadlock in; a big area rarely dies of its fence alone.
 const CUT_OFF_SQUARES: usize = 32;
 
-/// Positions the exhaustive search that tries to prove a picked state dead may store. On
-/// XSokoban at 10,000 expansions per level, 20, 50 and 200 all solve 4 more levels than none
-/// (51 against 47); since failed searches are not repeated, 200 costs 13% more time than no
-/// search at all, 20 without that cache 44%. Once the search got cheaper (round twelve: live
-/// sets found their way sooner, fewer floods), at 10 s per level: 200 → XSokoban fast 73,
-/// 400 → 74 (+13, whose corner needs the larger proof), 1000 → 74 with a higher median time;
-/// Sasquatch 35 with 200 and 400; six or eight boxes per search, the same.
+/// Positions the exhaustive search that tries to prove a picked state dead may store: enough
+/// for the corners whose proof needs a few hundred positions, while a search that fails is
+/// cheap (and never repeated: [`Exhaust`] remembers the sets that proved nothing).
 const DEAD_SEARCH_BUDGET: usize = 400;
 
 /// The most squares of a pocket that links the boxes round it into one cluster (see
@@ -577,46 +574,6 @@ const ALIVE: u8 = 1;
 const CORRAL_DEAD: u8 = 2;
 const NO_MATCHING: u8 = 3;
 
-/// A player-reach flood.
-pub(super) struct Reach {
-    mark: Stamps,
-    queue: Vec<u16>,
-}
-
-impl Reach {
-    pub(super) fn new(n: usize) -> Reach {
-        Reach { mark: Stamps::new(n), queue: Vec::new() }
-    }
-
-    /// Marks the free squares reachable from `start` (boxes marked in `occupied`); returns
-    /// the lowest of them, the region's normalised player square.
-    pub(super) fn flood(&mut self, a: &Analysis, occupied: &[u8], start: usize) -> u16 {
-        self.mark.clear();
-        self.queue.clear();
-        self.queue.push(start as u16);
-        self.mark.mark(start);
-        let mut lowest = start as u16;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let s = self.queue[head] as usize;
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                if t != NONE && occupied[t as usize] == 0 && !self.mark.has(t as usize) {
-                    self.mark.mark(t as usize);
-                    lowest = lowest.min(t);
-                    self.queue.push(t);
-                }
-            }
-        }
-        lowest
-    }
-
-    pub(super) fn has(&self, s: usize) -> bool {
-        self.mark.has(s)
-    }
-}
-
 /// Whether the position (`occupied`, player on `player`) has a PI-corral that is a deadlock.
 fn child_corral_dead(
     a: &Analysis,
@@ -643,8 +600,7 @@ fn child_corral_dead(
 /// boxes must cross, and clearing a corridor or a goal band takes many such moves; one parked
 /// far away is out of the way for good, as YASS's packing order pushes boxes as far as they go
 /// (XSokoban 23's solution parks the boxes of the corridor before the goal room on the level's
-/// far side before the first box goes in). At 60 s per level XSokoban 82 → 83 (BENCHMARKS.md,
-/// round twenty-five).
+/// far side before the first box goes in).
 fn opener_score(a: &Analysis, goal: Option<usize>, to: usize) -> i64 {
     match goal.map(|g| a.dist(g, to)) {
         Some(d) if d != NONE => -i64::from(d),
@@ -790,652 +746,865 @@ pub fn run(
     config: &Config,
     weights: Weights,
     learned: &mut Learned,
-    mut detour: Option<Detour<'_>>,
+    detour: Option<Detour<'_>>,
 ) -> Result<Solution, SolveError> {
     let started = Instant::now();
-    let n = a.squares();
-    let words = keyed::words(a);
-    let mut features = Features::new(a, weights.filled, weights.blocked);
-    let mut macros = Macros::new(n);
-    let mut hungarian = Hungarian::default();
-    let mut search = Search { states: Keyed::new(a), cells: BTreeMap::new(), queued: 0, stats: Stats::default() };
-    let memory_limit = config.memory_limit.unwrap_or(usize::MAX);
+    let mut pass = Pass::new(Inputs { level, a, plan, hot, config, weights, started }, learned, detour);
+    let Err(end) = pass.start().and_then(|()| pass.rounds());
+    *end
+}
 
-    // The root.
-    let mut occupied = vec![0u8; n];
-    let mut boxes: Vec<u16> = Vec::with_capacity(level.boxes().len());
-    let mut key = vec![0u64; words];
-    for b in level.boxes() {
-        let s = a.index_of(*b);
-        if s >= a.live() {
-            return Err(SolveError::Unsolvable(search.finish_stats(started)));
+/// How a pass ends, carried out of its steps by `?`: its solution, or why it stopped.
+type Flow<T> = Result<T, Box<Result<Solution, SolveError>>>;
+
+/// Ends the pass with `result`.
+fn end<T>(result: Result<Solution, SolveError>) -> Flow<T> {
+    Err(Box::new(result))
+}
+
+/// What a pass reads and never changes.
+#[derive(Clone, Copy)]
+struct Inputs<'r> {
+    level: &'r Level,
+    a: &'r Analysis,
+    plan: &'r PackingPlan,
+    hot: &'r Hotspots,
+    config: &'r Config,
+    weights: Weights,
+    /// When the pass started: its time limit counts from here.
+    started: Instant,
+}
+
+/// The state being expanded, as its children and the advisors see it.
+struct Parent {
+    id: u32,
+    node: Node,
+    /// Its exact matching bound.
+    h: i64,
+    on_goals: usize,
+    /// Its number of player regions.
+    regions: u16,
+    cell: Cell,
+    /// Its boxes that are hotspots.
+    hot: u32,
+    /// The boxes on the cheapest way to the plan's next goal, when that way was searched.
+    obstacles: Option<u32>,
+    /// Whether the opener advises (boxes stand on that way).
+    opening: bool,
+}
+
+/// One run of the search (see [`run`]): its states, the state it has loaded (picked, then
+/// expanded) and the scratch its steps reuse, so an expansion allocates nothing.
+struct Pass<'r, 'd> {
+    inputs: Inputs<'r>,
+    /// The limits: expansions, time, cancel flag (memory is checked against the bytes held).
+    budget: Budget<'r>,
+    learned: &'r mut Learned,
+    detour: Option<Detour<'d>>,
+    search: Search,
+    features: Features,
+    macros: Macros,
+    hungarian: Hungarian,
+    /// Distance tables with boxes frozen on goals as walls, built when a frozen set first
+    /// appears. Player-aware ones (see `crate::solver::frozen`) start with their static table;
+    /// relaxed ones read the analysis's until a box freezes.
+    tables: Option<FrozenTables>,
+    /// The loaded state's table in `tables`.
+    parent_table: TableId,
+    frozen_set: Vec<u64>,
+    /// Words of a state key.
+    words: usize,
+    /// The loaded state: its boxes (sorted), its key, and its matching costs box by box in
+    /// rows. `occupied` marks its boxes while it is being expanded, and is clear between.
+    boxes: Vec<u16>,
+    key: Vec<u64>,
+    costs: Vec<i64>,
+    occupied: Vec<u8>,
+    /// The player's reach in the state being expanded.
+    reach: Reach,
+    /// A PI-corral's barrier boxes, the only ones that move when there is one.
+    restricted: Vec<u16>,
+    corrals: Corrals,
+    corral_check: CorralCheck,
+    moves: Vec<MacroMove>,
+    way: Way,
+    /// How many boxes not on goals each box of the expanded state is a hotspot for.
+    hot_counts: Vec<u32>,
+    /// The children of the state being expanded, their keys one after another, and the hash of
+    /// each move's child.
+    children: Vec<Child>,
+    child_keys: Vec<u64>,
+    child_key: Vec<u64>,
+    child_hashes: Vec<u32>,
+    /// What the advisors found out about each child (`UNCHECKED` …).
+    dead_children: Vec<u8>,
+    child_reach: Reach,
+    path: Vec<Sq>,
+    squares: Vec<Sq>,
+    dead_scratch: DeadScratch,
+    fences: Fences,
+    cut_off: CutOff,
+    /// Each advisor's weight in this pass.
+    slot_weights: [Option<u32>; ADVISORS],
+    /// The most boxes on goals of a state picked so far.
+    best_on_goals: usize,
+    /// The sprints' expansions so far.
+    sprinted: u64,
+    /// The staging advisor's moves, worked out once for the start's boxes.
+    asides: Vec<Aside>,
+}
+
+impl<'r, 'd> Pass<'r, 'd> {
+    fn new(inputs: Inputs<'r>, learned: &'r mut Learned, detour: Option<Detour<'d>>) -> Pass<'r, 'd> {
+        let Inputs { level, a, weights, .. } = inputs;
+        let n = a.squares();
+        let words = keyed::words(a);
+        let mut slot_weights = [Some(0); ADVISORS];
+        slot_weights[DISTANCE] = weights.distance;
+        slot_weights[HOTSPOTS] = weights.hotspots;
+        slot_weights[STAGING] = weights.staging;
+        Pass {
+            inputs,
+            budget: Budget::starting_at(inputs.config, inputs.started),
+            learned,
+            detour,
+            search: Search { states: Keyed::new(a), cells: BTreeMap::new(), queued: 0, stats: Stats::default() },
+            features: Features::new(a, weights.filled, weights.blocked),
+            macros: Macros::new(n),
+            hungarian: Hungarian::default(),
+            tables: None,
+            parent_table: TableId::STATIC,
+            frozen_set: vec![0; a.goals().div_ceil(64).max(1)],
+            words,
+            boxes: Vec::with_capacity(level.boxes().len()),
+            key: vec![0; words],
+            costs: Vec::new(),
+            occupied: vec![0; n],
+            reach: Reach::new(n),
+            restricted: Vec::new(),
+            corrals: Corrals::new(n),
+            corral_check: CorralCheck::new(n),
+            moves: Vec::new(),
+            way: Way::new(n),
+            hot_counts: Vec::new(),
+            children: Vec::new(),
+            child_keys: Vec::new(),
+            child_key: vec![0; words],
+            child_hashes: Vec::new(),
+            dead_children: Vec::new(),
+            child_reach: Reach::new(n),
+            path: Vec::new(),
+            squares: Vec::new(),
+            dead_scratch: DeadScratch::new(n),
+            fences: Fences::default(),
+            cut_off: CutOff::new(n),
+            slot_weights,
+            best_on_goals: 0,
+            sprinted: 0,
+            asides: if weights.staging.is_some() { start_asides(level, a) } else { Vec::new() },
         }
-        key[s / 64] |= 1 << (s % 64);
-        occupied[s] = 1;
-        boxes.push(s as u16);
     }
-    boxes.sort_unstable();
-    if boxes.iter().all(|&b| (b as usize) < a.goals()) {
-        return finish(level, a, &search, &mut macros, ROOT, &[], started);
+
+    /// Queues the root, or ends the pass at once: solved when every box starts on a goal,
+    /// unsolvable when a box starts on a dead square or the boxes have no matching.
+    fn start(&mut self) -> Flow<()> {
+        let Inputs { level, a, plan, config, started, .. } = self.inputs;
+        for b in level.boxes() {
+            let s = a.index_of(*b);
+            if s >= a.live() {
+                return end(Err(SolveError::Unsolvable(self.search.finish_stats(started))));
+            }
+            self.key[s / 64] |= 1 << (s % 64);
+            self.occupied[s] = 1;
+            self.boxes.push(s as u16);
+        }
+        self.boxes.sort_unstable();
+        let on_goals = self.on_goals();
+        if on_goals == self.boxes.len() {
+            return end(self.solved(ROOT, &[]));
+        }
+        if config.fast.aware {
+            let made = FrozenTables::player_aware_within(a, &mut self.budget.stop_check());
+            match made {
+                Some(t) => self.tables = Some(t),
+                None => return self.stopped(),
+            }
+        }
+        let base = frozen_table(&self.tables, TableId::STATIC);
+        let boxes = &self.boxes;
+        let cost = |b: usize, g| table_cost(a, base, boxes[b] as usize, g);
+        let root = self.hungarian.solve_within(boxes.len(), a.goals(), cost, &mut self.budget.stop_check());
+        let Ok(root) = root else { return self.stopped() };
+        let Some(h) = root else {
+            return end(Err(SolveError::Unsolvable(self.search.finish_stats(started))));
+        };
+        let regions = self.features.regions(a, &self.occupied, a.index_of(level.player()));
+        let cell = self.features.cell(plan, &self.occupied, regions.count, on_goals, |_| false);
+        let root = Node { parent: ROOT, from: 0, to: 0, dir: 0, expanded: false, player: regions.player, weight: 0 };
+        let hash = hash_key(&self.key);
+        let id = self.search.insert(&self.key, root, hash);
+        self.search.enqueue(cell, 0, h as u32, id);
+        self.set_boxes(0);
+        self.best_on_goals = on_goals;
+        Ok(())
     }
-    // Distance tables with boxes frozen on goals as walls, built when a frozen set first
-    // appears, and the picked state's. Player-aware ones (see `crate::solver::frozen`) start
-    // with their static table; relaxed ones read the analysis's until a box freezes.
-    let mut frozen_tables: Option<FrozenTables> = None;
-    if config.fast.aware {
-        match FrozenTables::player_aware_within(a, &mut || stop_reason(config, started).is_some()) {
-            Some(t) => frozen_tables = Some(t),
-            None => return Err(stopped(config, started, search.finish_stats(started))),
+
+    /// Visits the non-empty cells in key order, round after round, until the pass ends.
+    fn rounds(&mut self) -> Flow<std::convert::Infallible> {
+        let mut round: Vec<Cell> = Vec::new();
+        loop {
+            round.clear();
+            round.extend(self.search.cells.keys().copied());
+            if round.is_empty() {
+                return end(Err(SolveError::Unsolvable(self.search.finish_stats(self.inputs.started))));
+            }
+            for cell in &round {
+                self.visit(cell)?;
+            }
         }
     }
-    let base = frozen_table(&frozen_tables, TableId::STATIC);
-    let root =
-        hungarian.solve_within(boxes.len(), a.goals(), |b, g| table_cost(a, base, boxes[b] as usize, g), &mut || {
-            stop_reason(config, started).is_some()
-        });
-    let Ok(root) = root else {
-        return Err(stopped(config, started, search.finish_stats(started)));
-    };
-    let Some(h) = root else {
-        return Err(SolveError::Unsolvable(search.finish_stats(started)));
-    };
-    let regions = features.regions(a, &occupied, a.index_of(level.player()));
-    let on_goals = boxes.iter().filter(|&&b| (b as usize) < a.goals()).count();
-    let cell = features.cell(plan, &occupied, regions.count, on_goals, |_| false);
-    let root = Node { parent: ROOT, from: 0, to: 0, dir: 0, expanded: false, player: regions.player, weight: 0 };
-    let hash = hash_key(&key);
-    let id = search.insert(&key, root, hash);
-    search.enqueue(cell, 0, h as u32, id);
-    for &b in &boxes {
-        occupied[b as usize] = 0;
+
+    /// Expands the cheapest live state of `cell`, if it has one, after the steps that may end
+    /// the pass first: the limits, a sprint, a detour, the backward searches.
+    fn visit(&mut self, cell: &Cell) -> Flow<()> {
+        let Some((id, h)) = self.pick(cell)? else { return Ok(()) };
+        if self.inputs.config.fast.dead_search && self.dead(id)? {
+            return Ok(());
+        }
+        let on_goals = self.on_goals();
+        self.count_expansion()?;
+        self.sprint_if_due(id, on_goals)?;
+        self.take_detour()?;
+        self.advance_backward()?;
+        self.expand(id, h, on_goals)
     }
 
-    let mut reach = vec![0u32; n];
-    let mut reach_generation = 0u32;
-    let mut reach_queue: Vec<u16> = Vec::new();
-    let mut moves: Vec<MacroMove> = Vec::new();
-    let mut children: Vec<Child> = Vec::new();
-    let mut child_keys: Vec<u64> = Vec::new();
-    let mut child_key = vec![0u64; words];
-    let mut child_hashes: Vec<u32> = Vec::new();
-    let mut path: Vec<crate::analysis::Sq> = Vec::new();
-    let mut round: Vec<Cell> = Vec::new();
-
-    let mut corrals = Corrals::new(n);
-    let mut restricted: Vec<u16> = Vec::new();
-    let mut corral_check = CorralCheck::new(n);
-    let mut dead_children: Vec<u8> = Vec::new();
-    let mut child_reach = Reach::new(n);
-    let mut way = Way::new(n);
-    // The picked state's matching costs, box by box in rows.
-    let mut costs: Vec<i64> = Vec::new();
-    let mut frozen_set = vec![0u64; a.goals().div_ceil(64).max(1)];
-    let mut parent_table = TableId::STATIC;
-    let mut squares: Vec<Sq> = Vec::new();
-    let mut dead_scratch = DeadScratch::new(n);
-    let mut fences = Fences::default();
-    // How many boxes not on goals each box of the picked state is a hotspot for.
-    let mut hot_counts: Vec<u32> = Vec::new();
-    let mut cut_off = CutOff::new(n);
-    let mut slot_weights = [Some(0); ADVISORS];
-    let mut best_on_goals = on_goals;
-    // The sprints' expansions so far.
-    let mut sprinted = 0u64;
-    slot_weights[DISTANCE] = weights.distance;
-    slot_weights[HOTSPOTS] = weights.hotspots;
-    slot_weights[STAGING] = weights.staging;
-    // The staging advisor's moves, worked out once for the start's boxes.
-    let asides = match weights.staging {
-        Some(_) => {
-            let mut starts = vec![false; n];
-            for b in level.boxes() {
-                starts[a.index_of(*b)] = true;
+    /// The cheapest unexpanded state of `cell`, loaded, with its exact matching. A child is
+    /// queued under a lower bound of its matching (see [`Self::child_bound`]); here, once
+    /// picked, it gets the exact matching, and goes back to the queue when that is higher, so
+    /// states leave in the order exact bounds would give.
+    fn pick(&mut self, cell: &Cell) -> Flow<Option<(u32, i64)>> {
+        while let Some(heap) = self.search.cells.get_mut(cell) {
+            let Some(Reverse((weight, h, Reverse(id)))) = heap.pop() else { break };
+            self.search.queued -= 1;
+            if heap.is_empty() {
+                self.search.cells.remove(cell);
             }
-            staging::staging_moves(a, &starts)
+            let node = &self.search.states.nodes[id as usize];
+            if node.expanded || node.weight != weight {
+                continue;
+            }
+            keyed::boxes_of(self.search.key(id), &mut self.boxes);
+            self.parent_table = self.table_id()?;
+            match self.matching()? {
+                None => {
+                    self.search.states.nodes[id as usize].expanded = true;
+                    self.search.stats.pruned_no_matching += 1;
+                }
+                Some(exact) if exact > i64::from(h) => self.search.enqueue(*cell, weight, exact as u32, id),
+                Some(exact) => {
+                    self.hungarian.save();
+                    return Ok(Some((id, exact)));
+                }
+            }
         }
-        None => Vec::new(),
-    };
-    loop {
-        round.clear();
-        round.extend(search.cells.keys().copied());
-        if round.is_empty() {
-            return Err(SolveError::Unsolvable(search.finish_stats(started)));
+        Ok(None)
+    }
+
+    /// The distance table of the loaded boxes: the one with the boxes frozen on goals as walls
+    /// (see `crate::solver::frozen`: such a box never moves again, so a goal room whose
+    /// entrance was filled first has no matching), or the static one when none is frozen, the
+    /// option is off or no table fits.
+    fn table_id(&mut self) -> Flow<TableId> {
+        let Inputs { a, config, .. } = self.inputs;
+        if !config.pruning.frozen_goals {
+            return Ok(TableId::STATIC);
         }
-        for cell in round.iter() {
-            // The cheapest unexpanded state of this cell. A child is queued under a lower
-            // bound of its matching (see `bound` below); here, once picked, it gets the exact
-            // matching, and goes back to the queue when that is higher, so states leave in the
-            // order exact bounds would give.
-            let mut picked = None;
-            while let Some(heap) = search.cells.get_mut(cell) {
-                let Some(Reverse((weight, h, Reverse(id)))) = heap.pop() else { break };
-                search.queued -= 1;
-                if heap.is_empty() {
-                    search.cells.remove(cell);
-                }
-                let node = &search.states.nodes[id as usize];
-                if node.expanded || node.weight != weight {
-                    continue;
-                }
-                keyed::boxes_of(search.key(id), &mut boxes);
-                // The matching, over the distances with the boxes frozen on goals as walls (see
-                // `crate::solver::frozen`: such a box never moves again, so a goal room whose
-                // entrance was filled first has no matching), saved for re-solving one row per
-                // child.
-                let k = boxes.len();
-                parent_table = TableId::STATIC;
-                if config.pruning.frozen_goals {
-                    for &b in &boxes {
-                        occupied[b as usize] = 1;
-                    }
-                    let squares = boxes.iter().map(|&b| Sq::new(b as usize));
-                    let is_frozen = |s| crate::solver::deadlock::is_frozen(a, &occupied, s, &mut path);
-                    frozen_goal_set(a, squares, is_frozen, &mut frozen_set);
-                    for &b in &boxes {
-                        occupied[b as usize] = 0;
-                    }
-                    // The first table needs a copy of the static one too.
-                    let first = a.distance_table().len() * 4;
-                    let fits = frozen_tables.is_some() || search.bytes().saturating_add(first) <= memory_limit;
-                    if fits && frozen_set.iter().any(|&w| w != 0) {
-                        let tables = frozen_tables.get_or_insert_with(|| FrozenTables::new(a));
-                        let room = memory_limit.saturating_sub(search.bytes() + tables.bytes());
-                        match tables.id(a, &frozen_set, room, &mut || stop_reason(config, started).is_some()) {
-                            Ok(id) => parent_table = id,
-                            // Out of room for another table: the static distances still bound.
-                            Err(NoTable::Full) => {}
-                            Err(NoTable::Stopped) => {
-                                return Err(stopped(config, started, search.finish_stats(started)));
-                            }
-                        }
-                    }
-                }
-                let table = frozen_table(&frozen_tables, parent_table);
-                costs.clear();
-                for &b in &boxes {
-                    costs.extend((0..k).map(|g| table_cost(a, table, b as usize, g)));
-                }
-                let exact = hungarian
-                    .solve_within(k, k, |b, g| costs[b * k + g], &mut || stop_reason(config, started).is_some());
-                match exact {
-                    Err(_) => {
-                        return Err(stopped(config, started, search.finish_stats(started)));
-                    }
-                    Ok(None) => {
-                        search.states.nodes[id as usize].expanded = true;
-                        search.stats.pruned_no_matching += 1;
-                    }
-                    Ok(Some(exact)) if exact > i64::from(h) => search.enqueue(*cell, weight, exact as u32, id),
-                    Ok(Some(exact)) => {
-                        hungarian.save();
-                        picked = Some((id, exact));
-                        break;
-                    }
-                }
-            }
-            let Some((id, parent_h)) = picked else { continue };
-            // A state every push sequence from which soon ends in a deadlock is dropped before
-            // it costs an expansion (see `crate::solver::exhaust`).
-            if config.fast.dead_search {
-                let node = search.states.nodes[id as usize];
-                squares.clear();
-                squares.extend(boxes.iter().map(|&b| Sq::new(b as usize)));
-                for &b in &boxes {
-                    occupied[b as usize] = 1;
-                }
-                let mut dead = learned.patterns.matches(&occupied, &squares, node.player as usize);
-                // Round the last move, then a small part of the floor it closed off (done here,
-                // on the states picked, rather than on every child made: most children are never
-                // picked, and the search on all of them was half the time of a search on levels
-                // with many corners, XSokoban 41), then every pocket.
-                if !dead && node.parent != ROOT {
-                    let tables =
-                        (frozen_table(&frozen_tables, parent_table), frozen_table(&frozen_tables, TableId::STATIC));
-                    let stop = &mut || stop_reason(config, started).is_some();
-                    let at = (node.to as usize, node.player as usize);
-                    let k = boxes.len();
-                    let scratch = &mut dead_scratch;
-                    dead = cluster_dead(a, &occupied, at, k, None, tables.0, tables.1, learned, scratch, &mut *stop)
-                        || cut_off_dead(a, &occupied, at, k, tables, learned, &mut cut_off, scratch, &mut *stop)
-                        || pockets_dead(a, &occupied, &boxes, at.1, tables, learned, scratch, &mut fences, stop);
-                }
-                for &b in &boxes {
-                    occupied[b as usize] = 0;
-                }
-                if dead {
-                    search.states.nodes[id as usize].expanded = true;
-                    search.stats.pruned_corral += 1;
-                    continue;
-                }
-                if stop_reason(config, started).is_some() {
-                    return Err(stopped(config, started, search.finish_stats(started)));
-                }
-            }
-            let k = boxes.len();
-            let table = frozen_table(&frozen_tables, parent_table);
-            let on_goals = boxes.iter().filter(|&&b| (b as usize) < a.goals()).count();
-            // Limits, checked once per expansion (an expansion is a fraction of a millisecond).
-            search.stats.expanded += 1;
-            if config.node_limit.is_some_and(|l| search.stats.expanded > l) {
-                return Err(SolveError::NodeLimit(search.finish_stats(started)));
-            }
-            if config.time_limit.is_some_and(|t| started.elapsed() >= t) {
-                return Err(SolveError::Timeout(search.finish_stats(started)));
-            }
-            if config.cancel.as_ref().is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
-                return Err(SolveError::Cancelled(search.finish_stats(started)));
-            }
-            if let Some(p) = &config.progress {
-                p.store(search.stats.expanded, atomic::Ordering::Relaxed);
-            }
-            // A record of boxes on goals, with few left: a short search with a fresh plan.
-            let record = on_goals > best_on_goals;
-            best_on_goals = best_on_goals.max(on_goals);
-            let share = (search.stats.expanded - sprinted) / SPRINT_SHARE;
-            let due = weights.sprint.filter(|&b| record && k - on_goals <= SPRINT_BOXES && sprinted + b <= share);
-            if let Some(budget) = due {
-                let player = search.states.nodes[id as usize].player;
-                let held = search.bytes() + tables_bytes(&frozen_tables) + hot.bytes() + learned.bytes();
-                match sprint(level, a, hot, config, weights, (&boxes, player), (budget, held), started) {
-                    Sprint::Solved(tail, stats) => {
-                        search.stats.add(&stats);
-                        return finish(level, a, &search, &mut macros, id, &tail, started);
-                    }
-                    Sprint::Failed(stats) => {
-                        sprinted += stats.expanded;
-                        search.stats.add(&stats);
-                    }
-                    Sprint::Stopped => return Err(stopped(config, started, search.finish_stats(started))),
-                }
-            }
-            // Another search's turn: its solution or its final verdict ends this one too.
-            if let Some(d) = detour.take_if(|d| started.elapsed() >= d.at) {
-                let held = search.bytes() + tables_bytes(&frozen_tables) + hot.bytes();
-                let mut r = (d.run)(learned, held);
-                if !matches!(r, Err(SolveError::Timeout(_))) {
-                    stats_of(&mut r).add(&search.finish_stats(started));
-                    return r;
-                }
-            }
-            // The backward searches keep pace, and meet the forward states made so far.
-            let stop = &mut || stop_reason(config, started).is_some();
-            if let Some((i, found)) = learned.backward.advance(a, stop, |w, p, h| search.find(w, p, h)) {
-                let (goal, id) = match found {
-                    Found::Start(id) => (ROOT, id),
-                    Found::Forward { id, node } => (node, id),
-                };
-                let tail = learned.backward.pushes_from(a, i, id);
-                return finish(level, a, &search, &mut macros, goal, &tail, started);
-            }
+        self.set_boxes(1);
+        let squares = self.boxes.iter().map(|&b| Sq::new(b as usize));
+        let (occupied, path) = (&self.occupied, &mut self.path);
+        let is_frozen = |s| crate::solver::deadlock::is_frozen(a, occupied, s, &mut *path);
+        frozen_goal_set(a, squares, is_frozen, &mut self.frozen_set);
+        self.set_boxes(0);
+        // The first table needs a copy of the static one too.
+        let memory_limit = config.memory_limit.unwrap_or(usize::MAX);
+        let first = a.distance_table().len() * 4;
+        let fits = self.tables.is_some() || self.search.bytes().saturating_add(first) <= memory_limit;
+        if !fits || self.frozen_set.iter().all(|&w| w == 0) {
+            return Ok(TableId::STATIC);
+        }
+        let held = self.search.bytes();
+        let tables = self.tables.get_or_insert_with(|| FrozenTables::new(a));
+        let room = memory_limit.saturating_sub(held + tables.bytes());
+        let id = tables.id(a, &self.frozen_set, room, &mut self.budget.stop_check());
+        match id {
+            Ok(id) => Ok(id),
+            // Out of room for another table: the static distances still bound.
+            Err(NoTable::Full) => Ok(TableId::STATIC),
+            Err(NoTable::Stopped) => self.stopped(),
+        }
+    }
 
-            let node = search.states.nodes[id as usize];
-            search.states.nodes[id as usize].expanded = true;
-            // Load the state (`boxes` holds it already).
-            key.copy_from_slice(search.key(id));
-            for &b in &boxes {
-                occupied[b as usize] = 1;
-            }
-            // The player's region.
-            reach_generation = reach_generation.wrapping_add(1);
-            if reach_generation == 0 {
-                reach.fill(0);
-                reach_generation = 1;
-            }
-            reach_queue.clear();
-            reach_queue.push(node.player);
-            reach[node.player as usize] = reach_generation;
-            let mut head = 0;
-            while head < reach_queue.len() {
-                let s = reach_queue[head] as usize;
-                head += 1;
-                for d in Dir::ALL {
-                    let t = a.nb(s, d);
-                    if t != NONE && occupied[t as usize] == 0 && reach[t as usize] != reach_generation {
-                        reach[t as usize] = reach_generation;
-                        reach_queue.push(t);
-                    }
-                }
-            }
-            let parent_regions = features.regions(a, &occupied, node.player as usize).count;
-            let parent_cell = features.cell(plan, &occupied, parent_regions, on_goals, |_| false);
+    /// The exact matching of the loaded boxes over their table (`None` when there is none),
+    /// its costs kept in `costs` for re-solving one row per child.
+    fn matching(&mut self) -> Flow<Option<i64>> {
+        let Inputs { a, .. } = self.inputs;
+        let k = self.boxes.len();
+        let table = frozen_table(&self.tables, self.parent_table);
+        self.costs.clear();
+        for &b in &self.boxes {
+            self.costs.extend((0..k).map(|g| table_cost(a, table, b as usize, g)));
+        }
+        let costs = &self.costs;
+        let exact = self.hungarian.solve_within(k, k, |b, g| costs[b * k + g], &mut self.budget.stop_check());
+        match exact {
+            Ok(exact) => Ok(exact),
+            Err(_) => self.stopped(),
+        }
+    }
 
-            // A PI-corral: some barrier box must be pushed first, so only those move.
-            restricted.clear();
-            if config.pruning.corrals {
-                let generation = reach_generation;
-                let reach_ref = &reach;
-                if let Some(barrier) = corrals.pi_corral(a, &occupied, |s| reach_ref[s.index()] == generation, true) {
-                    restricted.extend(barrier.iter().map(|s| s.index() as u16));
-                    search.stats.corral_cuts += 1;
-                }
-            }
-            if !restricted.is_empty() {
-                let generation = reach_generation;
-                let reach_ref = &reach;
-                if corral_check.is_dead(a, &occupied, |s| reach_ref[s] == generation, node.player as usize, &restricted)
-                {
-                    search.stats.pruned_corral += 1;
-                    for &b in &boxes {
-                        occupied[b as usize] = 0;
-                    }
-                    continue;
-                }
-            }
-            moves.clear();
-            for &b in &boxes {
-                if !restricted.is_empty() && !restricted.contains(&b) {
-                    continue;
-                }
-                let generation = reach_generation;
-                let reach_ref = &reach;
-                macros.moves(a, &mut occupied, &|s| reach_ref[s] == generation, b as usize, &mut moves);
-                if let Some(stop) = stop_reason(config, started) {
-                    return Err(stop(search.finish_stats(started)));
-                }
-            }
+    /// Whether the picked state `id` (loaded) is dead: a learned pattern matches it, or the
+    /// exhaustive search (see `crate::solver::exhaust`) proves dead the boxes round its last
+    /// move, the small part of the floor that move closed off or a pocket's fence. Done on the
+    /// states picked rather than on every child made: most children are never picked, and the
+    /// search on all of them was half the time of a search on levels with many corners
+    /// (XSokoban 41). A dead state is marked expanded and never is.
+    fn dead(&mut self, id: u32) -> Flow<bool> {
+        let Inputs { a, .. } = self.inputs;
+        let node = self.search.states.nodes[id as usize];
+        self.squares.clear();
+        self.squares.extend(self.boxes.iter().map(|&b| Sq::new(b as usize)));
+        self.set_boxes(1);
+        let mut dead = self.learned.patterns.matches(&self.occupied, &self.squares, node.player as usize);
+        if !dead && node.parent != ROOT {
+            let tables = (frozen_table(&self.tables, self.parent_table), frozen_table(&self.tables, TableId::STATIC));
+            let stop = &mut self.budget.stop_check();
+            let at = (node.to as usize, node.player as usize);
+            let k = self.boxes.len();
+            let (occupied, learned, scratch) = (&self.occupied, &mut *self.learned, &mut self.dead_scratch);
+            dead = cluster_dead(a, occupied, at, k, None, tables.0, tables.1, learned, scratch, &mut *stop)
+                || cut_off_dead(a, occupied, at, k, tables, learned, &mut self.cut_off, scratch, &mut *stop)
+                || pockets_dead(a, occupied, &self.boxes, at.1, tables, learned, scratch, &mut self.fences, stop);
+        }
+        self.set_boxes(0);
+        if dead {
+            self.search.states.nodes[id as usize].expanded = true;
+            self.search.stats.pruned_corral += 1;
+            return Ok(true);
+        }
+        if let Err(stop) = self.budget.check_now() {
+            return self.stop(stop);
+        }
+        Ok(false)
+    }
 
-            // The cheapest way to the plan's next goal and the boxes on it, for the opener and
-            // the blocked feature.
-            let obstacles = if config.fast.opener || weights.blocked {
-                way.search(a, plan, parent_cell[0], &occupied, node.player as usize).map(|f| f.obstacles)
-            } else {
+    /// Counts an expansion and checks the limits, once per expansion (an expansion is a
+    /// fraction of a millisecond).
+    fn count_expansion(&mut self) -> Flow<()> {
+        self.search.stats.expanded += 1;
+        match self.budget.tick(self.search.stats.expanded) {
+            Ok(()) => Ok(()),
+            Err(stop) => self.stop(stop),
+        }
+    }
+
+    /// A record of boxes on goals (`on_goals` in the picked state `id`), with few left: a short
+    /// search with a fresh plan (see [`sprint`]), whose solution ends the pass.
+    fn sprint_if_due(&mut self, id: u32, on_goals: usize) -> Flow<()> {
+        let Inputs { level, a, hot, config, weights, started, .. } = self.inputs;
+        let k = self.boxes.len();
+        let record = on_goals > self.best_on_goals;
+        self.best_on_goals = self.best_on_goals.max(on_goals);
+        let sprinted = self.sprinted;
+        let share = (self.search.stats.expanded - sprinted) / SPRINT_SHARE;
+        let due = weights.sprint.filter(|&b| record && k - on_goals <= SPRINT_BOXES && sprinted + b <= share);
+        let Some(budget) = due else { return Ok(()) };
+        let player = self.search.states.nodes[id as usize].player;
+        let held = self.held();
+        match sprint(level, a, hot, config, weights, (&self.boxes, player), (budget, held), started) {
+            Sprint::Solved(tail, stats) => {
+                self.search.stats.add(&stats);
+                end(self.solved(id, &tail))
+            }
+            Sprint::Failed(stats) => {
+                self.sprinted += stats.expanded;
+                self.search.stats.add(&stats);
+                Ok(())
+            }
+            Sprint::Stopped => self.stopped(),
+        }
+    }
+
+    /// Another search's turn, once this pass's clock reaches it: its solution or its final
+    /// verdict ends this pass too.
+    fn take_detour(&mut self) -> Flow<()> {
+        let Inputs { hot, started, .. } = self.inputs;
+        let Some(d) = self.detour.take_if(|d| started.elapsed() >= d.at) else { return Ok(()) };
+        let held = self.search.bytes() + tables_bytes(&self.tables) + hot.bytes();
+        let mut r = (d.run)(&mut *self.learned, held);
+        if matches!(r, Err(SolveError::Timeout(_))) {
+            return Ok(());
+        }
+        stats_of(&mut r).add(&self.search.finish_stats(started));
+        end(r)
+    }
+
+    /// The backward searches keep pace, and meet the forward states made so far: a meeting
+    /// ends the pass solved.
+    fn advance_backward(&mut self) -> Flow<()> {
+        let Inputs { a, .. } = self.inputs;
+        let search = &self.search;
+        let met = self.learned.backward.advance(a, &mut self.budget.stop_check(), |w, p, h| search.find(w, p, h));
+        let Some((i, found)) = met else { return Ok(()) };
+        let (goal, id) = match found {
+            Found::Start(id) => (ROOT, id),
+            Found::Forward { id, node } => (node, id),
+        };
+        let tail = self.learned.backward.pushes_from(a, i, id);
+        end(self.solved(goal, &tail))
+    }
+
+    /// Expands the picked state `id` (loaded; `h` its exact matching, `on_goals` its boxes on
+    /// goals): its macro moves become children, the advisors name theirs, and the children
+    /// are queued at their weights.
+    fn expand(&mut self, id: u32, h: i64, on_goals: usize) -> Flow<()> {
+        let Inputs { a, plan, hot, config, weights, .. } = self.inputs;
+        let node = self.search.states.nodes[id as usize];
+        self.search.states.nodes[id as usize].expanded = true;
+        self.key.copy_from_slice(self.search.key(id));
+        self.set_boxes(1);
+        self.reach.flood(a, &self.occupied, node.player as usize);
+        let regions = self.features.regions(a, &self.occupied, node.player as usize).count;
+        let cell = self.features.cell(plan, &self.occupied, regions, on_goals, |_| false);
+        if self.pi_corral_dead(node.player) {
+            self.set_boxes(0);
+            return Ok(());
+        }
+        self.generate_moves()?;
+        // The cheapest way to the plan's next goal and the boxes on it, for the opener and
+        // the blocked feature.
+        let obstacles = if config.fast.opener || weights.blocked {
+            self.way.search(a, plan, cell[0], &self.occupied, node.player as usize).map(|f| f.obstacles)
+        } else {
+            None
+        };
+        let hot = match weights.hotspots {
+            Some(_) => hot.count(&self.boxes, a.goals(), &mut self.hot_counts),
+            None => 0,
+        };
+        let opening = config.fast.opener && obstacles.is_some_and(|o| o > 0);
+        let parent = Parent { id, node, h, on_goals, regions, cell, hot, obstacles, opening };
+        self.children.clear();
+        self.child_keys.clear();
+        self.prefetch_children();
+        for i in 0..self.moves.len() {
+            self.child(&parent, i)?;
+        }
+        let advised = self.advise(&parent);
+        self.set_boxes(0);
+        self.queue_children(&parent, &advised)?;
+        let bytes = self.held();
+        self.search.stats.peak_bytes = self.search.stats.peak_bytes.max(bytes as u64);
+        Ok(())
+    }
+
+    /// Whether the expanded state (the player on `player`, `reach` flooded) has a PI-corral
+    /// that is a deadlock. A PI-corral's barrier boxes go to `restricted`: one of them must be
+    /// pushed first, so only they move.
+    fn pi_corral_dead(&mut self, player: u16) -> bool {
+        let Inputs { a, config, .. } = self.inputs;
+        self.restricted.clear();
+        if config.pruning.corrals {
+            let reach = &self.reach;
+            if let Some(barrier) = self.corrals.pi_corral(a, &self.occupied, |s| reach.has(s.index()), true) {
+                self.restricted.extend(barrier.iter().map(|s| s.index() as u16));
+                self.search.stats.corral_cuts += 1;
+            }
+        }
+        if self.restricted.is_empty() {
+            return false;
+        }
+        let reach = &self.reach;
+        let dead = self.corral_check.is_dead(a, &self.occupied, |s| reach.has(s), player as usize, &self.restricted);
+        if dead {
+            self.search.stats.pruned_corral += 1;
+        }
+        dead
+    }
+
+    /// The expanded state's macro moves, of the barrier's boxes only when `restricted` holds
+    /// a PI-corral's.
+    fn generate_moves(&mut self) -> Flow<()> {
+        let Inputs { a, .. } = self.inputs;
+        self.moves.clear();
+        for &b in &self.boxes {
+            if !self.restricted.is_empty() && !self.restricted.contains(&b) {
+                continue;
+            }
+            let reach = &self.reach;
+            self.macros.moves(a, &mut self.occupied, &|s| reach.has(s), b as usize, &mut self.moves);
+            if let Err(stop) = self.budget.check_now() {
+                return self.stop(stop);
+            }
+        }
+        Ok(())
+    }
+
+    /// Loads the children's slots in both arenas while the first children are checked: one
+    /// lookup after another each waited on memory (see keyed.rs).
+    fn prefetch_children(&mut self) {
+        self.child_hashes.clear();
+        for m in &self.moves {
+            keyed::moved(&self.key, m.from as usize, m.to as usize, &mut self.child_key);
+            let hash = hash_key(&self.child_key);
+            self.search.states.prefetch(hash);
+            self.learned.backward.prefetch(hash);
+            self.child_hashes.push(hash);
+        }
+        for &hash in &self.child_hashes {
+            self.search.states.prefetch_matches(hash);
+        }
+    }
+
+    /// The child of move `i`, unless the pushed box dies in a 2×2 block or a freeze (see
+    /// [`Self::live_child`]).
+    fn child(&mut self, parent: &Parent, i: usize) -> Flow<()> {
+        let Inputs { a, .. } = self.inputs;
+        // The clock is read on the budget's interval: reading it per child was 4% of the time.
+        if let Err(stop) = self.budget.poll() {
+            return self.stop(stop);
+        }
+        let m = self.moves[i];
+        let (from, to) = (m.from as usize, m.to as usize);
+        self.occupied[from] = 0;
+        self.occupied[to] = 1;
+        let dead = if super::raw::block_2x2(a, &self.occupied, to) {
+            self.search.stats.pruned_2x2 += 1;
+            true
+        } else if super::raw::freeze(a, &self.occupied, to, &mut self.path) {
+            self.search.stats.pruned_freeze += 1;
+            true
+        } else {
+            false
+        };
+        if !dead {
+            self.live_child(parent, i, m)?;
+        }
+        self.occupied[to] = 0;
+        self.occupied[from] = 1;
+        Ok(())
+    }
+
+    /// Move `i` (`m`, made on `occupied`) as a child: unless [`Self::child_bound`] drops it,
+    /// it joins `children` with its cell and hotspots. A solved child, or one the backward
+    /// searches reached (undoing their pulls solves it), ends the pass.
+    fn live_child(&mut self, p: &Parent, i: usize, m: MacroMove) -> Flow<()> {
+        let Inputs { a, plan, hot, weights, .. } = self.inputs;
+        let (from, to) = (m.from as usize, m.to as usize);
+        let row = self.boxes.iter().position(|&b| b == m.from).unwrap_or(0);
+        let regions = self.features.child_regions(a, p.regions, m);
+        #[cfg(debug_assertions)]
+        {
+            let mut check = Features::new(a, false, false);
+            let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
+            let full = check.regions(a, &self.occupied, player_square);
+            debug_assert_eq!((full.count, full.player), (regions.count, regions.player));
+        }
+        keyed::moved(&self.key, from, to, &mut self.child_key);
+        let hash = self.child_hashes[i];
+        let existing = self.search.find(&self.child_key, regions.player, hash);
+        if existing.is_some() {
+            self.search.stats.duplicates += 1;
+        }
+        let expanded = existing.is_some_and(|e| self.search.states.nodes[e as usize].expanded);
+        let on_goals = p.on_goals - usize::from(from < a.goals()) + usize::from(to < a.goals());
+        let Some(h) = self.child_bound(expanded, regions.player, m, row, on_goals) else { return Ok(()) };
+        let met = self.learned.backward.find(&self.child_key, regions.player, hash);
+        self.search.stats.generated += 1;
+        if h == 0 || met.is_some() {
+            let node = p.node;
+            let child = Node {
+                parent: p.id,
+                from: m.from,
+                to: m.to,
+                dir: m.dir,
+                expanded: false,
+                player: regions.player,
+                weight: node.weight,
+            };
+            let goal = self.search.insert(&self.child_key, child, hash);
+            let tail = met.map(|(i, y)| self.learned.backward.pushes_from(a, i, y)).unwrap_or_default();
+            return end(self.solved(goal, &tail));
+        }
+        // A child that packs has a new next goal, whose way is not known yet.
+        let way = &self.way;
+        let blocked = |packed| packed == p.cell[0] && p.obstacles.is_some_and(|o| way.blocked_after(o, from, to));
+        let cell = self.features.cell(plan, &self.occupied, regions.count, on_goals, blocked);
+        let hotspots = match weights.hotspots {
+            Some(_) => hot.moved(&self.boxes, a.goals(), &self.hot_counts, row, to),
+            None => 0,
+        };
+        self.child_keys.extend_from_slice(&self.child_key);
+        let player = regions.player;
+        let h = h as u32;
+        let c = Child { m, row, player, hash, h, exact: false, cell, regions: regions.count, hotspots, existing };
+        self.children.push(c);
+        Ok(())
+    }
+
+    /// The matching bound of the child of move `m` (box row `row`; `player` its normalised
+    /// player, `on_goals` its boxes on goals), or `None` to drop it: a state expanded already
+    /// (another path gains nothing, weights only matter before expansion), one a learned
+    /// pattern matches, one without a matching.
+    fn child_bound(&mut self, expanded: bool, player: u16, m: MacroMove, row: usize, on_goals: usize) -> Option<i64> {
+        let Inputs { a, config, .. } = self.inputs;
+        let (k, to) = (self.boxes.len(), m.to as usize);
+        if expanded {
+            return None;
+        }
+        if config.fast.dead_search && self.learned.patterns.matches_at(&self.occupied, player as usize, to) {
+            self.search.stats.pruned_corral += 1;
+            return None;
+        }
+        if on_goals == k {
+            return Some(0);
+        }
+        // A lower bound of the matching in O(boxes): exact for nearly every child, and made
+        // exact when the child is picked or advised. Most children are never picked, and the
+        // exact re-solve was over half of the search's time on levels with many boxes.
+        let table = frozen_table(&self.tables, self.parent_table);
+        let costs = &self.costs;
+        match self.hungarian.row_bound(k, row, |b, g| moved_cost(a, table, costs, k, row, to, b, g)) {
+            Some(bound) if bound < FORBIDDEN => Some(bound.clamp(1, i64::from(u32::MAX))),
+            _ => {
+                self.search.stats.pruned_no_matching += 1;
                 None
-            };
-            let opening = config.fast.opener && obstacles.is_some_and(|o| o > 0);
-            children.clear();
-            child_keys.clear();
-            let parent_hot = match weights.hotspots {
-                Some(_) => hot.count(&boxes, a.goals(), &mut hot_counts),
-                None => 0,
-            };
-            // The children's slots in both arenas, loaded while the first children are
-            // checked: one lookup after another each waited on memory (see keyed.rs).
-            child_hashes.clear();
-            for m in &moves {
-                keyed::moved(&key, m.from as usize, m.to as usize, &mut child_key);
-                let hash = hash_key(&child_key);
-                search.states.prefetch(hash);
-                learned.backward.prefetch(hash);
-                child_hashes.push(hash);
             }
-            for &hash in &child_hashes {
-                search.states.prefetch_matches(hash);
-            }
-            for (i, &m) in moves.iter().enumerate() {
-                // The clock is read every few children: reading it per child was 4% of the time.
-                if i % 64 == 63
-                    && let Some(stop) = stop_reason(config, started)
-                {
-                    return Err(stop(search.finish_stats(started)));
-                }
-                let (from, to) = (m.from as usize, m.to as usize);
-                occupied[from] = 0;
-                occupied[to] = 1;
-                let dead = if super::raw::block_2x2(a, &occupied, to) {
-                    search.stats.pruned_2x2 += 1;
-                    true
-                } else if super::raw::freeze(a, &occupied, to, &mut path) {
-                    search.stats.pruned_freeze += 1;
-                    true
-                } else {
-                    false
-                };
-                if !dead {
-                    let row = boxes.iter().position(|&b| b == m.from).unwrap_or(0);
-                    let regions = features.child_regions(a, parent_regions, m);
-                    #[cfg(debug_assertions)]
-                    {
-                        let mut check = Features::new(a, false, false);
-                        let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
-                        let full = check.regions(a, &occupied, player_square);
-                        debug_assert_eq!((full.count, full.player), (regions.count, regions.player));
-                    }
-                    keyed::moved(&key, from, to, &mut child_key);
-                    let hash = child_hashes[i];
-                    let existing = search.find(&child_key, regions.player, hash);
-                    if existing.is_some() {
-                        search.stats.duplicates += 1;
-                    }
-                    // A state expanded already gains nothing from another path (weights only
-                    // matter before expansion), so it gets no matching and no advice.
-                    let expanded = existing.is_some_and(|e| search.states.nodes[e as usize].expanded);
-                    let child_on_goals = on_goals - usize::from(from < a.goals()) + usize::from(to < a.goals());
-                    let h = if expanded {
-                        None
-                    } else if config.fast.dead_search
-                        && learned.patterns.matches_at(&occupied, regions.player as usize, to)
-                    {
-                        search.stats.pruned_corral += 1;
-                        None
-                    } else if child_on_goals == k {
-                        Some(0)
-                    } else {
-                        // A lower bound of the matching in O(boxes): exact for nearly every
-                        // child, and made exact when the child is picked or advised. Most
-                        // children are never picked, and the exact re-solve was over half
-                        // of the search's time on levels with many boxes.
-                        let bound = hungarian.row_bound(k, row, |b, g| moved_cost(a, table, &costs, k, row, to, b, g));
-                        match bound {
-                            Some(bound) if bound < FORBIDDEN => Some(bound.clamp(1, i64::from(u32::MAX))),
-                            _ => {
-                                search.stats.pruned_no_matching += 1;
-                                None
-                            }
-                        }
-                    };
-                    // A state the backward search reached: undoing its pulls solves it.
-                    let met = h.and_then(|_| learned.backward.find(&child_key, regions.player, hash));
-                    if let Some(h) = h {
-                        search.stats.generated += 1;
-                        if h == 0 || met.is_some() {
-                            // Solved: record the child and rebuild the solution.
-                            for &b in &boxes {
-                                occupied[b as usize] = 0;
-                            }
-                            occupied[to] = 0;
-                            let child = Node {
-                                parent: id,
-                                from: m.from,
-                                to: m.to,
-                                dir: m.dir,
-                                expanded: false,
-                                player: regions.player,
-                                weight: node.weight,
-                            };
-                            let goal = search.insert(&child_key, child, hash);
-                            let tail = met.map(|(i, y)| learned.backward.pushes_from(a, i, y)).unwrap_or_default();
-                            return finish(level, a, &search, &mut macros, goal, &tail, started);
-                        }
-                        // A child that packs has a new next goal, whose way is not known yet.
-                        let blocked = |packed| {
-                            packed == parent_cell[0] && obstacles.is_some_and(|o| way.blocked_after(o, from, to))
-                        };
-                        let cell = features.cell(plan, &occupied, regions.count, child_on_goals, blocked);
-                        let hotspots = match weights.hotspots {
-                            Some(_) => hot.moved(&boxes, a.goals(), &hot_counts, row, to),
-                            None => 0,
-                        };
-                        child_keys.extend_from_slice(&child_key);
-                        children.push(Child {
-                            m,
-                            row,
-                            player: regions.player,
-                            hash,
-                            h: h as u32,
-                            exact: false,
-                            cell,
-                            regions: regions.count,
-                            hotspots,
-                            existing,
-                        });
-                    }
-                }
-                occupied[to] = 0;
-                occupied[from] = 1;
-            }
-            // Advisors: each names at most one child, which then costs the advisor's weight.
-            // Scores are minimised; ties go to the lower bound, then fewer pushes, then generation order.
-            // An advised child is first checked for a corral deadlock; a dead one is dropped and
-            // the advisor's next choice is tried.
-            // Opener: when boxes stand on the cheapest way to the plan's next goal, move one
-            // of them off it.
-            let next_goal = plan.steps.get(parent_cell[0] as usize).map(|step| step.goal as usize);
-            let opens = |c: &Child| opening && way.blocks(c.m.from as usize) && !way.on_way(c.m.to as usize);
-            // Staging: before the plan's first goal is filled, a box of a pair in each other's
-            // way steps aside (the fewest pushes first when several may).
-            let staging = !asides.is_empty() && parent_cell[0] == 0;
-            // Each advisor's candidates, keyed (score, bound, pushes, child) and taken smallest
-            // first. Keys start from the children's lower bounds and a candidate gets its exact
-            // matching when it comes first (one with none is dead and no candidate), then goes
-            // back under its exact key: the order is the one exact bounds give, with a handful
-            // of exact matchings instead of one per candidate. The distance advisor's score is
-            // the drop of the bound, so it is rescored too.
-            dead_children.clear();
-            dead_children.resize(children.len(), UNCHECKED);
-            let mut lists: [Vec<Reverse<Advice>>; ADVISORS] = Default::default();
-            for (i, c) in children.iter().enumerate() {
-                // Packing: progress along the plan.
-                let gain = i64::from(c.cell[0]) - i64::from(parent_cell[0]);
-                if gain > 0 {
-                    lists[PACKING].push(Reverse((-gain, c.h, c.m.pushes, i)));
-                }
-                // Connectivity: fewer player regions.
-                let gain = i64::from(parent_regions) - i64::from(c.regions);
-                if gain > 0 {
-                    lists[CONNECTIVITY].push(Reverse((-gain, c.h, c.m.pushes, i)));
-                }
-                // Distance: the largest drop of the matching bound.
-                let gain = parent_h - i64::from(c.h);
-                if weights.distance.is_some() && gain > 0 {
-                    lists[DISTANCE].push(Reverse((-gain, c.h, c.m.pushes, i)));
-                }
-                if staging && asides.contains(&Aside { from: c.m.from, to: c.m.to }) {
-                    lists[STAGING].push(Reverse((i64::from(c.m.pushes), c.h, c.m.pushes, i)));
-                }
-                if opens(c) {
-                    lists[OPENER].push(Reverse((opener_score(a, next_goal, c.m.to as usize), c.h, c.m.pushes, i)));
-                }
-                // Hotspots: fewer boxes in other boxes' way.
-                let gain = i64::from(parent_hot) - i64::from(c.hotspots);
-                if weights.hotspots.is_some() && gain > 0 {
-                    lists[HOTSPOTS].push(Reverse((-gain, c.h, c.m.pushes, i)));
-                }
-            }
-            let mut advised = [usize::MAX; ADVISORS];
-            for (slot, list) in lists.into_iter().enumerate() {
-                let mut heap = BinaryHeap::from(list);
-                let mut tries = 0;
-                while tries < ADVISOR_TRIES {
-                    let Some(Reverse((score, h, pushes, i))) = heap.pop() else { break };
-                    if dead_children[i] == NO_MATCHING {
-                        continue;
-                    }
-                    if !children[i].exact {
-                        let row = children[i].row;
-                        let to = children[i].m.to as usize;
-                        match hungarian.resolve_row(k, row, |b, g| moved_cost(a, table, &costs, k, row, to, b, g)) {
-                            Some(exact) => {
-                                children[i].h = exact.clamp(1, i64::from(u32::MAX)) as u32;
-                                children[i].exact = true;
-                            }
-                            None => {
-                                dead_children[i] = NO_MATCHING;
-                                search.stats.pruned_no_matching += 1;
-                                continue;
-                            }
-                        }
-                    }
-                    // Requeue under the exact key when this one was made from the lower bound.
-                    let exact = children[i].h;
-                    if h != exact {
-                        let score = if slot == DISTANCE {
-                            let gain = parent_h - i64::from(exact);
-                            if gain <= 0 {
-                                continue;
-                            }
-                            -gain
-                        } else {
-                            score
-                        };
-                        heap.push(Reverse((score, exact, pushes, i)));
-                        continue;
-                    }
-                    tries += 1;
-                    if dead_children[i] == UNCHECKED {
-                        let m = children[i].m;
-                        occupied[m.from as usize] = 0;
-                        occupied[m.to as usize] = 1;
-                        let player = a.nb(m.to as usize, Dir::ALL[m.dir as usize].opposite()) as usize;
-                        let dead =
-                            child_corral_dead(a, &occupied, player, &mut child_reach, &mut corrals, &mut corral_check);
-                        occupied[m.to as usize] = 0;
-                        occupied[m.from as usize] = 1;
-                        dead_children[i] = if dead { CORRAL_DEAD } else { ALIVE };
-                        if dead {
-                            search.stats.pruned_corral += 1;
-                        }
-                    }
-                    if dead_children[i] == ALIVE {
-                        advised[slot] = i;
-                        break;
-                    }
-                }
-            }
-            for &b in &boxes {
-                occupied[b as usize] = 0;
-            }
-
-            for (i, c) in children.iter().enumerate() {
-                if matches!(dead_children[i], CORRAL_DEAD | NO_MATCHING) {
-                    continue;
-                }
-                let cost = advised
-                    .iter()
-                    .zip(slot_weights)
-                    .filter_map(|(&named, w)| w.filter(|_| named == i))
-                    .min()
-                    .unwrap_or(weights.other);
-                let weight = node.weight + cost;
-                match c.existing {
-                    Some(old) => {
-                        let o = &mut search.states.nodes[old as usize];
-                        if !o.expanded && weight < o.weight {
-                            o.weight = weight;
-                            o.parent = id;
-                            o.from = c.m.from;
-                            o.to = c.m.to;
-                            o.dir = c.m.dir;
-                            search.enqueue(c.cell, weight, c.h, old);
-                        }
-                    }
-                    None => {
-                        let child = Node {
-                            parent: id,
-                            from: c.m.from,
-                            to: c.m.to,
-                            dir: c.m.dir,
-                            expanded: false,
-                            player: c.player,
-                            weight,
-                        };
-                        let k = &child_keys[i * words..(i + 1) * words];
-                        // The same child can come twice from one parent (two moves, same state).
-                        if search.find(k, c.player, c.hash).is_some() {
-                            continue;
-                        }
-                        let held = search.bytes() + tables_bytes(&frozen_tables) + learned.bytes() + hot.bytes();
-                        if held + 64 * words > memory_limit {
-                            return Err(SolveError::MemoryLimit(search.finish_stats(started)));
-                        }
-                        let kid = search.insert(k, child, c.hash);
-                        search.enqueue(c.cell, weight, c.h, kid);
-                    }
-                }
-            }
-            let bytes = search.bytes() + tables_bytes(&frozen_tables) + learned.bytes() + hot.bytes();
-            search.stats.peak_bytes = search.stats.peak_bytes.max(bytes as u64);
         }
     }
+
+    /// The advisors' children, by slot (`usize::MAX` where an advisor names none): each names
+    /// at most one child, which then costs the advisor's weight. Scores are minimised; ties go
+    /// to the lower bound, then fewer pushes, then generation order. An advised child is first
+    /// checked for a corral deadlock; a dead one is dropped and the advisor's next choice is
+    /// tried.
+    fn advise(&mut self, p: &Parent) -> [usize; ADVISORS] {
+        self.dead_children.clear();
+        self.dead_children.resize(self.children.len(), UNCHECKED);
+        let lists = self.candidates(p);
+        let mut advised = [usize::MAX; ADVISORS];
+        for (slot, list) in lists.into_iter().enumerate() {
+            advised[slot] = self.choose(p, slot, list);
+        }
+        advised
+    }
+
+    /// Each advisor's candidates, keyed (score, bound, pushes, child), from the children's
+    /// lower bounds.
+    fn candidates(&self, p: &Parent) -> [Vec<Reverse<Advice>>; ADVISORS] {
+        let Inputs { a, plan, weights, .. } = self.inputs;
+        // Opener: when boxes stand on the cheapest way to the plan's next goal, move one of
+        // them off it.
+        let next_goal = plan.steps.get(p.cell[0] as usize).map(|step| step.goal as usize);
+        let opens = |c: &Child| p.opening && self.way.blocks(c.m.from as usize) && !self.way.on_way(c.m.to as usize);
+        // Staging: before the plan's first goal is filled, a box of a pair in each other's
+        // way steps aside (the fewest pushes first when several may).
+        let staging = !self.asides.is_empty() && p.cell[0] == 0;
+        let mut lists: [Vec<Reverse<Advice>>; ADVISORS] = Default::default();
+        for (i, c) in self.children.iter().enumerate() {
+            // Packing: progress along the plan.
+            let gain = i64::from(c.cell[0]) - i64::from(p.cell[0]);
+            if gain > 0 {
+                lists[PACKING].push(Reverse((-gain, c.h, c.m.pushes, i)));
+            }
+            // Connectivity: fewer player regions.
+            let gain = i64::from(p.regions) - i64::from(c.regions);
+            if gain > 0 {
+                lists[CONNECTIVITY].push(Reverse((-gain, c.h, c.m.pushes, i)));
+            }
+            // Distance: the largest drop of the matching bound.
+            let gain = p.h - i64::from(c.h);
+            if weights.distance.is_some() && gain > 0 {
+                lists[DISTANCE].push(Reverse((-gain, c.h, c.m.pushes, i)));
+            }
+            if staging && self.asides.contains(&Aside { from: c.m.from, to: c.m.to }) {
+                lists[STAGING].push(Reverse((i64::from(c.m.pushes), c.h, c.m.pushes, i)));
+            }
+            if opens(c) {
+                lists[OPENER].push(Reverse((opener_score(a, next_goal, c.m.to as usize), c.h, c.m.pushes, i)));
+            }
+            // Hotspots: fewer boxes in other boxes' way.
+            let gain = i64::from(p.hot) - i64::from(c.hotspots);
+            if weights.hotspots.is_some() && gain > 0 {
+                lists[HOTSPOTS].push(Reverse((-gain, c.h, c.m.pushes, i)));
+            }
+        }
+        lists
+    }
+
+    /// The child the advisor of `slot` names from its candidates `list`, taken smallest first.
+    /// A candidate gets its exact matching when it comes first (one with none is dead and no
+    /// candidate), then goes back under its exact key: the order is the one exact bounds give,
+    /// with a handful of exact matchings instead of one per candidate. The distance advisor's
+    /// score is the drop of the bound, so it is rescored too. At most [`ADVISOR_TRIES`]
+    /// candidates are checked for a corral deadlock.
+    fn choose(&mut self, p: &Parent, slot: usize, list: Vec<Reverse<Advice>>) -> usize {
+        let mut heap = BinaryHeap::from(list);
+        let mut tries = 0;
+        while tries < ADVISOR_TRIES {
+            let Some(Reverse((score, h, pushes, i))) = heap.pop() else { break };
+            if self.dead_children[i] == NO_MATCHING || !self.make_exact(i) {
+                continue;
+            }
+            // Requeue under the exact key when this one was made from the lower bound.
+            let exact = self.children[i].h;
+            if h != exact {
+                let score = if slot == DISTANCE {
+                    let gain = p.h - i64::from(exact);
+                    if gain <= 0 {
+                        continue;
+                    }
+                    -gain
+                } else {
+                    score
+                };
+                heap.push(Reverse((score, exact, pushes, i)));
+                continue;
+            }
+            tries += 1;
+            if self.dead_children[i] == UNCHECKED {
+                self.check_corral(i);
+            }
+            if self.dead_children[i] == ALIVE {
+                return i;
+            }
+        }
+        usize::MAX
+    }
+
+    /// Gives child `i` its exact matching (once); false, marking it, when it has none.
+    fn make_exact(&mut self, i: usize) -> bool {
+        if self.children[i].exact {
+            return true;
+        }
+        let a = self.inputs.a;
+        let (k, row, to) = (self.boxes.len(), self.children[i].row, self.children[i].m.to as usize);
+        let table = frozen_table(&self.tables, self.parent_table);
+        let costs = &self.costs;
+        match self.hungarian.resolve_row(k, row, |b, g| moved_cost(a, table, costs, k, row, to, b, g)) {
+            Some(exact) => {
+                self.children[i].h = exact.clamp(1, i64::from(u32::MAX)) as u32;
+                self.children[i].exact = true;
+                true
+            }
+            None => {
+                self.dead_children[i] = NO_MATCHING;
+                self.search.stats.pruned_no_matching += 1;
+                false
+            }
+        }
+    }
+
+    /// Checks child `i` for a PI-corral deadlock (see [`child_corral_dead`]).
+    fn check_corral(&mut self, i: usize) {
+        let a = self.inputs.a;
+        let m = self.children[i].m;
+        self.occupied[m.from as usize] = 0;
+        self.occupied[m.to as usize] = 1;
+        let player = a.nb(m.to as usize, Dir::ALL[m.dir as usize].opposite()) as usize;
+        let (reach, corrals, check) = (&mut self.child_reach, &mut self.corrals, &mut self.corral_check);
+        let dead = child_corral_dead(a, &self.occupied, player, reach, corrals, check);
+        self.occupied[m.to as usize] = 0;
+        self.occupied[m.from as usize] = 1;
+        self.dead_children[i] = if dead { CORRAL_DEAD } else { ALIVE };
+        if dead {
+            self.search.stats.pruned_corral += 1;
+        }
+    }
+
+    /// Queues the children not found dead at the parent's weight plus their move's cost: the
+    /// least weight of the advisors that named it, or `other`. A child that is a state made
+    /// already and not expanded is queued again when this is a cheaper way to it.
+    fn queue_children(&mut self, p: &Parent, advised: &[usize; ADVISORS]) -> Flow<()> {
+        let weights = self.inputs.weights;
+        let words = self.words;
+        for (i, c) in self.children.iter().enumerate() {
+            if matches!(self.dead_children[i], CORRAL_DEAD | NO_MATCHING) {
+                continue;
+            }
+            let named = advised.iter().zip(self.slot_weights).filter_map(|(&named, w)| w.filter(|_| named == i));
+            let weight = p.node.weight + named.min().unwrap_or(weights.other);
+            let (from, to, dir) = (c.m.from, c.m.to, c.m.dir);
+            match c.existing {
+                Some(old) => {
+                    let o = &mut self.search.states.nodes[old as usize];
+                    if !o.expanded && weight < o.weight {
+                        *o = Node { weight, parent: p.id, from, to, dir, ..*o };
+                        self.search.enqueue(c.cell, weight, c.h, old);
+                    }
+                }
+                None => {
+                    let child = Node { parent: p.id, from, to, dir, expanded: false, player: c.player, weight };
+                    let key = &self.child_keys[i * words..(i + 1) * words];
+                    // The same child can come twice from one parent (two moves, same state).
+                    if self.search.find(key, c.player, c.hash).is_some() {
+                        continue;
+                    }
+                    if !self.budget.fits(self.held() + 64 * words) {
+                        return self.stop(Stop::Memory);
+                    }
+                    let kid = self.search.insert(key, child, c.hash);
+                    self.search.enqueue(c.cell, weight, c.h, kid);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Marks (1) or clears (0) the loaded boxes on `occupied`.
+    fn set_boxes(&mut self, mark: u8) {
+        for &b in &self.boxes {
+            self.occupied[b as usize] = mark;
+        }
+    }
+
+    /// The loaded state's boxes on goals.
+    fn on_goals(&self) -> usize {
+        self.boxes.iter().filter(|&&b| (b as usize) < self.inputs.a.goals()).count()
+    }
+
+    /// Bytes the pass holds, with what the level learned and its hotspot table.
+    fn held(&self) -> usize {
+        self.search.bytes() + tables_bytes(&self.tables) + self.learned.bytes() + self.inputs.hot.bytes()
+    }
+
+    /// The solution through state `goal`, then `tail`.
+    fn solved(&mut self, goal: u32, tail: &[Push]) -> Result<Solution, SolveError> {
+        let Inputs { level, a, started, .. } = self.inputs;
+        finish(level, a, &self.search, &mut self.macros, goal, tail, started)
+    }
+
+    /// Ends the pass stopped by a limit or the cancel flag, after a step whose stop check said
+    /// so.
+    fn stopped<T>(&mut self) -> Flow<T> {
+        let stop = self.budget.stop_reason();
+        self.stop(stop)
+    }
+
+    /// Ends the pass stopped by `stop`.
+    fn stop<T>(&self, stop: Stop) -> Flow<T> {
+        let stats = self.search.stats.clone();
+        end(Err(self.budget.error(stop, stats, self.search.states.len(), self.search.bytes())))
+    }
+}
+
+/// The staging advisor's moves (see [`super::staging`]) for the start's boxes.
+fn start_asides(level: &Level, a: &Analysis) -> Vec<Aside> {
+    let mut starts = vec![false; a.squares()];
+    for b in level.boxes() {
+        starts[a.index_of(*b)] = true;
+    }
+    staging::staging_moves(a, &starts)
 }
 
 /// A sprint starts only from a state with at most this many boxes off goals: from further
@@ -1540,27 +1709,11 @@ fn finish(
         occupied[a.index_of(*b)] = 1;
     }
     let mut player = a.index_of(level.player());
-    let mut reach = vec![false; n];
-    let mut queue = Vec::new();
+    let mut reach = Reach::new(n);
     let mut pushes = Vec::new();
     for m in line {
-        reach.fill(false);
-        queue.clear();
-        queue.push(player);
-        reach[player] = true;
-        let mut head = 0;
-        while head < queue.len() {
-            let s = queue[head];
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                if t != NONE && occupied[t as usize] == 0 && !reach[t as usize] {
-                    reach[t as usize] = true;
-                    queue.push(t as usize);
-                }
-            }
-        }
-        let steps = macros.pushes(a, &mut occupied, &|s| reach[s], m).expect("a stored macro move replays");
+        reach.flood(a, &occupied, player);
+        let steps = macros.pushes(a, &mut occupied, &|s| reach.has(s), m).expect("a stored macro move replays");
         for (from, dir) in steps {
             pushes.push(Push { from: a.square_of(from as usize), dir });
         }

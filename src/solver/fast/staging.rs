@@ -16,10 +16,8 @@
 //! not cut the floor in two. The search's staging advisor names that move while no goal of
 //! the plan is filled yet, in the first pass under limits above 10 s (under 10 s it delays
 //! the plan's direct attempts more than it helps). Advice only: the plan does not wait for
-//! it. Made steps of the plan instead (the packing feature counting them), these moves
-//! solved XSokoban 41 in 4.7 s (45 s without), but every level whose pairs are only apparent
-//! was held back until they were made (BENCHMARKS.md, round twenty-eight); as advice at cost
-//! 0 before the first goal, XSokoban at 60 s per level 84 → 85 (round twenty-nine).
+//! it: made steps of the plan instead (the packing feature counting them), they would hold
+//! back every level whose pairs are only apparent until they were made.
 //!
 //! Everything here is static and relaxed (the player may stand anywhere the walls and the
 //! moving box allow): the moves are advice, the search decides.
