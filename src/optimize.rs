@@ -671,7 +671,10 @@ mod tests {
         assert!(optimize_repeated(&level, "r", Metric::Moves, limits, &mut || false).is_err());
         // On real levels the repeated search is never worse than one search at radius 1.
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/microban.xsb")).unwrap();
-        let config = crate::solver::Config { moves_tiebreak: false, ..crate::solver::Config::optimal(None) };
+        let config = crate::solver::Config {
+            astar: crate::solver::AStarOptions { moves_tiebreak: false },
+            ..crate::solver::Config::optimal(None)
+        };
         for level in parse_levels(&text).unwrap().iter().take(12) {
             let given = crate::solver::solve(level, &config).unwrap();
             let one = optimize(level, &given.lurd, Metric::Pushes, Limits::default()).unwrap();

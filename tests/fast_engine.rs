@@ -7,7 +7,7 @@ use std::path::Path;
 use sokoban::analysis::Analysis;
 use sokoban::format::{parse_levels, xsb};
 use sokoban::level::{BuildOptions, Level};
-use sokoban::solver::{Config, Mode, Optimality, Proof, SolveError, fast, solve};
+use sokoban::solver::{Config, FastOptions, Mode, Optimality, Proof, Pruning, SolveError, fast, solve};
 use sokoban::verify::verify;
 
 fn collection(name: &str) -> Vec<Level> {
@@ -102,11 +102,11 @@ fn goals_cut_off_by_boxes_frozen_on_goals_are_seen_dead_before_any_expansion() {
     let level = parse_levels("#########\n#..**   #\n#### $$ #\n   #   @#\n   ######\n").unwrap().remove(0);
     // (The backward search is off: its expansions would count too.)
     let a = Analysis::new(&level);
-    let forward = Config { fast_pulls: false, ..fast_config(10_000) };
+    let forward = Config { fast: FastOptions { pulls: false, ..FastOptions::default() }, ..fast_config(10_000) };
     let with = fast::solve(&level, &a, &forward);
     let Err(SolveError::Unsolvable(stats)) = with else { panic!("{with:?}") };
     assert_eq!(stats.expanded, 0);
-    let without = Config { frozen_goals: false, ..forward };
+    let without = Config { pruning: Pruning { frozen_goals: false, ..Pruning::default() }, ..forward };
     let Err(SolveError::Unsolvable(stats)) = fast::solve(&level, &a, &without) else { panic!("unsolvable either way") };
     assert!(stats.expanded > 0, "{stats:?}");
 }
@@ -121,6 +121,6 @@ fn the_backward_search_solves_a_level_whose_goal_area_jams_forwards() {
     let s = solve(level, &fast_config(5_000)).expect("solved backwards");
     assert!(verify(level, &s.lurd).is_valid_solution());
     assert!(s.stats.expanded <= 1_000, "{:?}", s.stats);
-    let forward = Config { fast_pulls: false, ..fast_config(2_000) };
+    let forward = Config { fast: FastOptions { pulls: false, ..FastOptions::default() }, ..fast_config(2_000) };
     assert!(matches!(solve(level, &forward), Err(SolveError::NodeLimit(_))));
 }

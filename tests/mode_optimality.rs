@@ -185,7 +185,11 @@ fn pushes_mode_proves_the_fewest_moves_among_push_optimal_solutions() {
             }
         }
         // Without the second pass the push count is the same and only pushes are claimed.
-        let first = solve(&level, &Config { moves_tiebreak: false, ..Config::optimal(None) }).unwrap();
+        let first = solve(
+            &level,
+            &Config { astar: sokoban::solver::AStarOptions { moves_tiebreak: false }, ..Config::optimal(None) },
+        )
+        .unwrap();
         assert_eq!((first.pushes as u64, first.optimal), (p, Some(sokoban::solver::Optimality::Pushes)));
         assert!(first.moves.len() as u64 >= m);
         // When the limits stop the second pass at once (the node limit is the first pass's

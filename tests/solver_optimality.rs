@@ -11,7 +11,7 @@ use sokoban::format::parse_levels;
 use sokoban::level::{Dir, Level, Square};
 use sokoban::rules::Position;
 use sokoban::solver::successors::{Rules, level_pushes};
-use sokoban::solver::{Config, Heuristic, Mode, SolveError, solve};
+use sokoban::solver::{Config, Heuristic, Mode, Pruning, SolveError, solve};
 use sokoban::verify::verify;
 
 /// A push-level state: sorted boxes and the lowest square of the player's region.
@@ -230,7 +230,7 @@ fn corral_pruning_keeps_push_optimality() {
         // Without a lower bound the search is broad, so it meets many more corrals.
         let config = Config { node_limit: Some(100_000), heuristic: Heuristic::Zero, ..Config::optimal(None) };
         let with = solve(&level, &config);
-        let without = solve(&level, &Config { corral_pruning: false, ..config });
+        let without = solve(&level, &Config { pruning: Pruning { corrals: false, ..config.pruning }, ..config });
         let show = || sokoban::format::xsb::write(&level);
         match (&with, &without) {
             (Ok(a), Ok(b)) => {
@@ -270,8 +270,10 @@ fn frozen_goal_tables_keep_push_optimality() {
         let level = v.remove(0);
         let config = Config { node_limit: Some(200_000), ..Config::optimal(None) };
         let with = solve(&level, &config);
-        let truth =
-            solve(&level, &Config { heuristic: Heuristic::Zero, frozen_goals: false, corral_pruning: false, ..config });
+        let truth = solve(
+            &level,
+            &Config { heuristic: Heuristic::Zero, pruning: Pruning { frozen_goals: false, corrals: false }, ..config },
+        );
         let show = || sokoban::format::xsb::write(&level);
         match (&with, &truth) {
             (Ok(a), Ok(b)) => {

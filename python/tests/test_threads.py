@@ -105,6 +105,9 @@ def interrupt_after(seconds: float) -> tuple[threading.Timer, list[float]]:
         sent.append(time.perf_counter())
         os.kill(os.getpid(), signal.SIGINT)
 
+    # Python turns SIGINT into KeyboardInterrupt only if the signal was not ignored when it
+    # started (a shell's background job starts with SIGINT ignored): install the handler.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(seconds, fire)
     timer.start()
     return timer, sent

@@ -13,7 +13,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use sokoban::moves::MoveFormat;
 use sokoban::rules::Position;
 use sokoban::solver::{
-    Config, DEFAULT_TIME_LIMIT, Heuristic, Mode, OnSolution, Proof, Solution, SolveError, Status, solve,
+    AStarOptions, Config, DEFAULT_TIME_LIMIT, FastOptions, Heuristic, Mode, OnSolution, Proof, Pruning, Solution,
+    SolveError, Status, solve,
 };
 use sokoban::{Level, Move};
 
@@ -224,20 +225,21 @@ impl SearchArgs {
             proof: if self.prove { Proof::Full } else { Proof::Cheap },
             // Set by `solve --improve`, which prints each solution as it comes.
             on_solution: None,
-            corral_pruning: !self.no_corral_pruning,
-            frozen_goals: !self.no_frozen_goals,
-            fast_parking: !self.no_parking,
-            fast_plan_check: !self.no_plan_check,
-            fast_opener: !self.no_opener,
-            fast_blocked: !self.no_blocked_cells,
-            fast_hotspots: !self.no_hotspots,
-            fast_pulls: !self.no_pulls,
-            dead_search: !self.no_dead_search,
-            fast_aware: !self.no_aware_distances,
-            fast_sprints: !self.no_sprints,
-            fast_staging: !self.no_staging,
-            fast_layers: !self.no_layered_plan,
-            moves_tiebreak: !self.no_moves_tiebreak,
+            pruning: Pruning { corrals: !self.no_corral_pruning, frozen_goals: !self.no_frozen_goals },
+            astar: AStarOptions { moves_tiebreak: !self.no_moves_tiebreak },
+            fast: FastOptions {
+                parking: !self.no_parking,
+                plan_check: !self.no_plan_check,
+                opener: !self.no_opener,
+                blocked: !self.no_blocked_cells,
+                hotspots: !self.no_hotspots,
+                dead_search: !self.no_dead_search,
+                pulls: !self.no_pulls,
+                aware: !self.no_aware_distances,
+                sprints: !self.no_sprints,
+                staging: !self.no_staging,
+                layers: !self.no_layered_plan,
+            },
         })
     }
 }

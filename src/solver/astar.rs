@@ -190,7 +190,7 @@ impl Metric for PushesThenMoves {
 /// Runs A* on `level` with the given analysis, minimising `objective`.
 ///
 /// The pushes objective runs in two passes. The first proves the fewest pushes over states
-/// merged by player region, with PI-corral pruning. Then (unless [`Config::moves_tiebreak`] is
+/// merged by player region, with PI-corral pruning. Then (unless [`AStarOptions::moves_tiebreak`](super::AStarOptions::moves_tiebreak) is
 /// off) the optimizer ([`crate::optimize`]: vicinity searches and a reordering of the pushes,
 /// pushes fixed, moves minimised) shortens that solution's walks under a quarter of the time
 /// left, and the second pass searches exact player squares for a solution with that many pushes
@@ -256,7 +256,7 @@ fn then_moves(
     first: Solution,
     started: Instant,
 ) -> Result<Solution, SolveError> {
-    if !config.moves_tiebreak {
+    if !config.astar.moves_tiebreak {
         return Ok(first);
     }
     let cap = u32::try_from(first.pushes).unwrap_or(u32::MAX);
@@ -520,11 +520,11 @@ fn weight_classes(weights: &[u32], boxes: usize, weighted: bool) -> (Vec<u32>, V
 fn rules<M: Metric>(level: &Level, config: &Config) -> Rules {
     Rules {
         deadlocks: true,
-        corrals: config.corral_pruning && M::PUSHES_ONLY,
+        corrals: config.pruning.corrals && M::PUSHES_ONLY,
         fill_goals: level.boxes().len() == level.goals().len(),
         normalize: M::PUSHES_ONLY,
         walks: M::WALKS,
-        frozen_goals: config.frozen_goals && config.heuristic == Heuristic::Hungarian,
+        frozen_goals: config.pruning.frozen_goals && config.heuristic == Heuristic::Hungarian,
     }
 }
 
@@ -724,7 +724,7 @@ mod tests {
         // The box needs two pushes to the right; the long way pushes it down and back up first.
         let level = parse_levels("########\n#      #\n#  $ . #\n#   @  #\n#      #\n########\n").unwrap().remove(0);
         let a = Analysis::new(&level);
-        let config = Config { moves_tiebreak: false, ..Config::optimal(None) };
+        let config = Config { astar: crate::solver::AStarOptions { moves_tiebreak: false }, ..Config::optimal(None) };
         let short = replay(&level, "lluRR");
         let proven = prove_pushes(&level, &a, &config, short, Instant::now()).unwrap();
         // Nothing has fewer than two pushes: the known solution itself, now proven.

@@ -150,58 +150,99 @@ pub struct Config {
     /// better one after it (anytime output: a caller can show the best so far while the proof
     /// runs). The solve's result is the last of them, or a better proven one.
     pub on_solution: Option<OnSolution>,
+    /// The techniques both engines share; all on by default, off only to measure them.
+    pub pruning: Pruning,
+    /// Options of the A* engine.
+    pub astar: AStarOptions,
+    /// The fast engine's techniques; all on by default, off only to measure them.
+    pub fast: FastOptions,
+}
+
+/// Pruning and bound techniques of both engines. Each keeps optimality; turning one off is
+/// for measuring its effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pruning {
     /// Prune with PI-corrals in the pushes mode (see [`super::corral`]), and restrict the fast
-    /// engine's moves to a PI-corral's barrier; on by default. It keeps push-optimality;
-    /// turning it off is for measuring its effect.
-    pub corral_pruning: bool,
-    /// Treat boxes frozen on goals as walls in the matching bound (see [`super::frozen`]); on by
-    /// default. It keeps optimality; turning it off is for measuring its effect.
+    /// engine's moves to a PI-corral's barrier.
+    pub corrals: bool,
+    /// Treat boxes frozen on goals as walls in the matching bound (see [`super::frozen`]).
     pub frozen_goals: bool,
+}
+
+impl Default for Pruning {
+    fn default() -> Pruning {
+        Pruning { corrals: true, frozen_goals: true }
+    }
+}
+
+/// Options of the A* engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AStarOptions {
     /// In the pushes mode, also prove the fewest moves among the push-optimal solutions (a
     /// second pass over exact player squares); on by default. Off, the moves are whatever the
     /// first pass's pushes need.
     pub moves_tiebreak: bool,
-    /// In the fast engine's packing plan, let a box that cannot get back to the start squares
-    /// wait on a parking square, and boxes wait in floor that only the goal area leads to
-    /// (see [`super::fast`]); on by default, off to measure it.
-    pub fast_parking: bool,
-    /// Check the fast engine's packing plan forwards from the start (a goal whose filling
-    /// would leave the start boxes unable to fill the rest is put off, see
-    /// [`super::fast`]); on by default, off to measure it.
-    pub fast_plan_check: bool,
-    /// The fast engine's opener advisor (moves a box off the way to the plan's next goal); on
-    /// by default, off to measure it.
-    pub fast_opener: bool,
-    /// Under time limits above 10 s, the fast engine ends with a third pass whose cells also
-    /// say whether boxes block the way to the plan's next goal (see [`super::fast`]); on by
-    /// default, off to measure it.
-    pub fast_blocked: bool,
-    /// The fast engine's hotspot advisor (the move that frees the most boxes standing in other
-    /// boxes' way, see [`super::fast`]); on by default, off to measure it.
-    pub fast_hotspots: bool,
-    /// The fast engine drops a state that a small exhaustive search proves dead (see
-    /// [`super::exhaust`]); on by default, off to measure it.
+}
+
+impl Default for AStarOptions {
+    fn default() -> AStarOptions {
+        AStarOptions { moves_tiebreak: true }
+    }
+}
+
+/// The fast engine's techniques (see [`super::fast`]), each on by default; turning one off
+/// is for measuring what it adds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FastOptions {
+    /// In the packing plan, let a box that cannot get back to the start squares wait on a
+    /// parking square, and boxes wait in floor that only the goal area leads to.
+    pub parking: bool,
+    /// Check the packing plan forwards from the start (a goal whose filling would leave the
+    /// start boxes unable to fill the rest is put off).
+    pub plan_check: bool,
+    /// The opener advisor (moves a box off the way to the plan's next goal).
+    pub opener: bool,
+    /// Under time limits above 10 s, a closing third pass whose cells also say whether boxes
+    /// block the way to the plan's next goal.
+    pub blocked: bool,
+    /// The hotspot advisor (the move that frees the most boxes standing in other boxes' way).
+    pub hotspots: bool,
+    /// Drop a state that a small exhaustive search proves dead (see [`super::exhaust`]).
     pub dead_search: bool,
-    /// The fast engine starts with a backward search (pulls from the solved position) that
-    /// can solve the level alone or meet the forward search (see [`super::fast`]); on by
-    /// default, off to measure it.
-    pub fast_pulls: bool,
-    /// The fast engine's push distances follow the player (a box moves only where the player
-    /// can get behind it, see [`super::frozen::FrozenTables::player_aware_within`]); on by
-    /// default, off (the relaxed distances A* uses) to measure it.
-    pub fast_aware: bool,
-    /// The fast engine's sprints: a short search with a fresh packing plan from each state
-    /// that puts more boxes on goals than any before it, when few are left to place (see
-    /// [`super::fast`]); on by default, off to measure them.
-    pub fast_sprints: bool,
-    /// Under time limits above 10 s, the fast engine's staging advisor in its first pass:
-    /// before the plan's first goal is filled, a box of a pair that stands in each other's way
-    /// steps aside (see [`super::fast`]); on by default, off to measure it.
-    pub fast_staging: bool,
-    /// The fast engine's second pass follows a packing plan of its own, worked out in layers
-    /// (see [`super::fast`]); on by default, off (both passes follow the first's plan) to
-    /// measure it.
-    pub fast_layers: bool,
+    /// A backward search (pulls from the solved position) that can solve the level alone or
+    /// meet the forward search.
+    pub pulls: bool,
+    /// Push distances that follow the player (a box moves only where the player can get
+    /// behind it, see [`super::frozen::FrozenTables::player_aware_within`]); off, the relaxed
+    /// distances A* uses.
+    pub aware: bool,
+    /// Sprints: a short search with a fresh packing plan from each state that puts more boxes
+    /// on goals than any before it, when few are left to place.
+    pub sprints: bool,
+    /// Under time limits above 10 s, the staging advisor in the first pass: before the plan's
+    /// first goal is filled, a box of a pair that stands in each other's way steps aside.
+    pub staging: bool,
+    /// The second pass follows a packing plan of its own, worked out in layers; off, both
+    /// passes follow the first's plan.
+    pub layers: bool,
+}
+
+impl Default for FastOptions {
+    fn default() -> FastOptions {
+        FastOptions {
+            parking: true,
+            plan_check: true,
+            opener: true,
+            blocked: true,
+            hotspots: true,
+            dead_search: true,
+            pulls: true,
+            aware: true,
+            sprints: true,
+            staging: true,
+            layers: true,
+        }
+    }
 }
 
 impl Default for Config {
@@ -220,20 +261,9 @@ impl Default for Config {
             weights: None,
             proof: Proof::default(),
             on_solution: None,
-            corral_pruning: true,
-            frozen_goals: true,
-            moves_tiebreak: true,
-            fast_parking: true,
-            fast_plan_check: true,
-            fast_opener: true,
-            fast_blocked: true,
-            fast_hotspots: true,
-            dead_search: true,
-            fast_pulls: true,
-            fast_aware: true,
-            fast_sprints: true,
-            fast_staging: true,
-            fast_layers: true,
+            pruning: Pruning::default(),
+            astar: AStarOptions::default(),
+            fast: FastOptions::default(),
         }
     }
 }

@@ -58,8 +58,8 @@ pub mod successors;
 use crate::analysis::Analysis;
 use crate::level::Level;
 pub use config::{
-    CHEAP_PROOF_FLOOR, CHEAP_PROOF_MEMORY, CHEAP_PROOF_NODES, Config, DEFAULT_TIME_LIMIT, Engine, Heuristic, Mode,
-    Objective, OnSolution, Proof,
+    AStarOptions, CHEAP_PROOF_FLOOR, CHEAP_PROOF_MEMORY, CHEAP_PROOF_NODES, Config, DEFAULT_TIME_LIMIT, Engine,
+    FastOptions, Heuristic, Mode, Objective, OnSolution, Proof, Pruning,
 };
 pub use expand::cost_of;
 pub use report::{Optimality, Solution, SolveError, Stats, Status, Summary};
@@ -199,7 +199,7 @@ fn proving(config: &Config, found: &Stats, started: std::time::Instant) -> Confi
     let memory_limit = Some(config.memory_limit.map_or(CHEAP_PROOF_MEMORY, |m| m.min(CHEAP_PROOF_MEMORY)));
     // The fewest pushes only: the moves pass would take the whole allowance on most levels
     // whose pushes it proves.
-    let pushes = Config { moves_tiebreak: false, ..pushes };
+    let pushes = Config { astar: AStarOptions { moves_tiebreak: false }, ..pushes };
     if let Some(nodes) = config.node_limit {
         let allowance = found.expanded.max(CHEAP_PROOF_NODES);
         // A*'s counter starts at zero; the solve's limit counts the fast engine's nodes too.

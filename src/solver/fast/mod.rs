@@ -11,7 +11,7 @@
 //!   goals is left. These are the A* engine's rules, all sound.
 //! - **Bounds** ([`crate::solver::hungarian`], [`crate::solver::frozen`]): the matching of boxes
 //!   to goals reads the distance table with the boxes frozen on goals as walls, so a goal room
-//!   whose entrance was filled too early is seen dead. With `fast_aware` its distances follow
+//!   whose entrance was filled too early is seen dead. With `FastOptions::aware` its distances follow
 //!   the player: a box moves only where the player can get behind it, so a goal that only
 //!   boxes from one side can fill is out of reach for the others. A child is queued under a
 //!   lower bound worked out in O(boxes) from its parent's duals
@@ -164,7 +164,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     let plan = plan_of(Peel::OneByOne)?;
     // The second pass's plan (see the module docs), worked out when that pass starts (most
     // levels never get there): `None` for the first's, when they agree or it is off.
-    let second_plan = || match config.fast_layers {
+    let second_plan = || match config.fast.layers {
         true => plan_of(Peel::Layers).map(|layered| Some(layered).filter(|p| *p != plan)),
         false => Ok(None),
     };
@@ -182,7 +182,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     };
     let limited = config.time_limit.is_some() || config.node_limit.is_some();
     // The backward searches grow beside the passes, at their pace and under their share.
-    let backward = if config.fast_pulls { pull::Backward::new(level, a, config) } else { pull::Backward::none() };
+    let backward = if config.fast.pulls { pull::Backward::new(level, a, config) } else { pull::Backward::none() };
     // The forward passes' nodes: what the backward searches may not take.
     let forward_nodes = config.node_limit.map(|n| n.saturating_sub(backward.reserved()));
     // Deadlock patterns learned by one pass hold in the next, and the backward trees go on.
@@ -214,7 +214,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
             r
         };
         // The third pass has the last part of the limit (none when it is off).
-        let third = match config.fast_blocked {
+        let third = match config.fast.blocked {
             true => left.unwrap_or_default().saturating_sub(FIRST_ROUND) / THIRD_PASS_SHARE,
             false => std::time::Duration::ZERO,
         };
@@ -223,7 +223,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
         // Under a long limit the first pass also takes the staging advisor's moves: they
         // delay the plan's direct attempts by seconds, too long for a short limit, and pay off
         // in the searches that stall on them.
-        let first = Weights { staging: config.fast_staging.then_some(0), ..passes[0] };
+        let first = Weights { staging: config.fast.staging.then_some(0), ..passes[0] };
         let mut r = search::run(level, a, &plan, &hot, &first_config, first, &mut learned, Some(detour));
         if let Some(stats) = &second_spent {
             search::stats_of(&mut r).add(stats);
@@ -324,7 +324,7 @@ pub fn packing_plan(level: &Level, a: &Analysis, config: &Config) -> Result<Vec<
 }
 
 /// The packing plan the fast engine's second pass follows on `level` (unless
-/// `config.fast_layers` is off): like [`packing_plan`], with the boxes taken off the goals in
+/// `config.fast.layers` is off): like [`packing_plan`], with the boxes taken off the goals in
 /// layers (see the module docs). It fills every goal once, as the first plan does.
 ///
 /// ```
@@ -384,8 +384,8 @@ pub(super) const SPRINT_EXPANSIONS: u64 = 500;
 /// distance advisor, no hotspots, and the goals filled in any order as a feature; the third,
 /// run under long limits only, the first's advice with the blocked feature.
 fn passes(config: &Config) -> [Weights; 3] {
-    let hotspots = config.fast_hotspots.then_some(1);
-    let sprint = config.fast_sprints.then_some(SPRINT_EXPANSIONS);
+    let hotspots = config.fast.hotspots.then_some(1);
+    let sprint = config.fast.sprints.then_some(SPRINT_EXPANSIONS);
     let first = Weights { hotspots, distance: Some(2), filled: false, blocked: false, other: 3, sprint, staging: None };
     [
         first,

@@ -666,7 +666,7 @@ impl Backward {
     pub fn new(level: &Level, a: &Analysis, config: &Config) -> Backward {
         let share = u64::from(SHARE);
         Backward {
-            pullers: [Order::Greedy, Order::Cells].map(|order| Puller::new(level, a, order, config.fast_aware)).into(),
+            pullers: [Order::Greedy, Order::Cells].map(|order| Puller::new(level, a, order, config.fast.aware)).into(),
             clock: (config.time_limit.is_some() && config.node_limit.is_none())
                 .then(|| (Instant::now(), vec![Duration::ZERO; 2])),
             forward: 0,

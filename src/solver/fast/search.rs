@@ -689,9 +689,9 @@ pub fn plan(
         starts[a.index_of(*b)] = true;
     }
     let stop = &mut || stop_reason(config, started).is_some();
-    let plan = PackingPlan::peeled(a, &starts, a.index_of(level.player()), config.fast_parking, peel, stop);
+    let plan = PackingPlan::peeled(a, &starts, a.index_of(level.player()), config.fast.parking, peel, stop);
     let plan = match plan {
-        Some(plan) if config.fast_plan_check => plan.checked_from_start(a, &starts, stop),
+        Some(plan) if config.fast.plan_check => plan.checked_from_start(a, &starts, stop),
         plan => plan,
     };
     plan.ok_or_else(|| stopped(config, started, Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }))
@@ -923,7 +923,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         if on_goals == self.boxes.len() {
             return end(self.solved(ROOT, &[]));
         }
-        if config.fast_aware {
+        if config.fast.aware {
             let made = FrozenTables::player_aware_within(a, &mut self.budget.stop_check());
             match made {
                 Some(t) => self.tables = Some(t),
@@ -968,7 +968,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// the pass first: the limits, a sprint, a detour, the backward searches.
     fn visit(&mut self, cell: &Cell) -> Flow<()> {
         let Some((id, h)) = self.pick(cell)? else { return Ok(()) };
-        if self.inputs.config.dead_search && self.dead(id)? {
+        if self.inputs.config.fast.dead_search && self.dead(id)? {
             return Ok(());
         }
         let on_goals = self.on_goals();
@@ -1017,7 +1017,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// option is off or no table fits.
     fn table_id(&mut self) -> Flow<TableId> {
         let Inputs { a, config, .. } = self.inputs;
-        if !config.frozen_goals {
+        if !config.pruning.frozen_goals {
             return Ok(TableId::STATIC);
         }
         self.set_boxes(1);
@@ -1183,7 +1183,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         self.generate_moves()?;
         // The cheapest way to the plan's next goal and the boxes on it, for the opener and
         // the blocked feature.
-        let obstacles = if config.fast_opener || weights.blocked {
+        let obstacles = if config.fast.opener || weights.blocked {
             self.way.search(a, plan, cell[0], &self.occupied, node.player as usize).map(|f| f.obstacles)
         } else {
             None
@@ -1192,7 +1192,7 @@ impl<'r, 'd> Pass<'r, 'd> {
             Some(_) => hot.count(&self.boxes, a.goals(), &mut self.hot_counts),
             None => 0,
         };
-        let opening = config.fast_opener && obstacles.is_some_and(|o| o > 0);
+        let opening = config.fast.opener && obstacles.is_some_and(|o| o > 0);
         let parent = Parent { id, node, h, on_goals, regions, cell, hot, obstacles, opening };
         self.children.clear();
         self.child_keys.clear();
@@ -1214,7 +1214,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     fn pi_corral_dead(&mut self, player: u16) -> bool {
         let Inputs { a, config, .. } = self.inputs;
         self.restricted.clear();
-        if config.corral_pruning {
+        if config.pruning.corrals {
             let reach = &self.reach;
             if let Some(barrier) = self.corrals.pi_corral(a, &self.occupied, |s| reach.has(s.index()), true) {
                 self.restricted.extend(barrier.iter().map(|s| s.index() as u16));
@@ -1362,7 +1362,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         if expanded {
             return None;
         }
-        if config.dead_search && self.learned.patterns.matches_at(&self.occupied, player as usize, to) {
+        if config.fast.dead_search && self.learned.patterns.matches_at(&self.occupied, player as usize, to) {
             self.search.stats.pruned_corral += 1;
             return None;
         }
