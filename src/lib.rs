@@ -107,7 +107,24 @@ pub fn read_levels(path: impl AsRef<Path>) -> Result<Vec<Level>, Error> {
     let in_file = |source: Error| Error::File { path: path.to_path_buf(), source: Box::new(source) };
     let text = std::fs::read_to_string(path).map_err(|e| in_file(e.into()))?;
     let format = format::detect(path, &text);
-    format::parse_as(&format::normalize(&text), format).map_err(|e| in_file(e.into()))
+    format::parse_as(&text, format).map_err(|e| in_file(e.into()))
 }
 pub use level::{Dir, Level, SolvedRule, Square};
 pub use rules::{Move, Position};
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn read_levels_takes_a_byte_order_mark_and_crlf_and_names_the_file_in_errors() {
+        let dir = std::env::temp_dir().join(format!("sokoban-read-levels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("crlf.xsb");
+        std::fs::write(&good, "\u{feff}#####\r\n#@$.#\r\n#####\r\n").unwrap();
+        assert_eq!(super::read_levels(&good).unwrap().len(), 1);
+        let bad = dir.join("bad.xsb");
+        std::fs::write(&bad, "#####\n#@$x#\n#####\n").unwrap();
+        let message = super::read_levels(&bad).unwrap_err().to_string();
+        assert!(message.contains("bad.xsb") && message.contains("line 2, column 4"), "{message}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
