@@ -22,6 +22,8 @@ import sys
 import tempfile
 import time
 
+import sokoban_cli
+
 MODES = ["pushes", "moves", "cost", "bfs", "fast", "auto"]
 
 
@@ -34,7 +36,7 @@ def levels(repros):
 def run(binary, args, interrupt_after=None):
     """Runs `binary solve args` under /usr/bin/time; returns (wall s, peak RSS MB, status, reaction s)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
-        cmd = ["/usr/bin/time", "-f", "%e %M", "-o", tf.name, binary, "solve"] + args
+        cmd = ["/usr/bin/time", "-f", "%e %M", "-o", tf.name, binary, "solve"] + sokoban_cli.one_thread(binary) + args
         started = time.monotonic()
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                              start_new_session=True)

@@ -10,6 +10,8 @@ into one queue, longest limits first, so the machine stays full.
 """
 import json, os, subprocess, sys, time, threading, queue
 
+import sokoban_cli
+
 def main():
     binary, outdir, jobs = sys.argv[1], sys.argv[2], int(sys.argv[3])
     groups, cur = [], []
@@ -39,7 +41,7 @@ def main():
                 limit, tag, path, n, extra = q.get_nowait()
             except queue.Empty:
                 return
-            cmd = [binary, "solve", path, "--level", str(n), "--json"] + extra
+            cmd = [binary, "solve", path, "--level", str(n), "--json"] + sokoban_cli.one_thread(binary) + extra
             start = time.monotonic()
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             out = p.stdout.read()

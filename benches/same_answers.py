@@ -30,6 +30,8 @@ import json
 import subprocess
 import sys
 
+import sokoban_cli
+
 # Name: (file, level range or None).
 SETS = {
     "microban": ("data/microban.xsb", None),
@@ -59,7 +61,7 @@ def answers(binary, modes, sets, node_limit, extra):
         limit = node_limit or NODE_LIMITS[mode]
         for name in sets or DEFAULT_SETS[mode]:
             path, levels = SETS[name]
-            cmd = [binary, "solve", path, "--mode", mode, "--json", "--node-limit", str(limit)]
+            cmd = [binary, "solve", path, "--mode", mode, "--json", "--node-limit", str(limit), *sokoban_cli.one_thread(binary)]
             cmd += ["--time-limit", "600"] + extra
             if levels:
                 cmd += ["--levels", levels]

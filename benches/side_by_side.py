@@ -15,6 +15,8 @@ import os
 import subprocess
 import sys
 
+import sokoban_cli
+
 SETS = [
     ("microban", ["data/microban.xsb"], 200_000),
     ("xsokoban 1-10", ["data/xsokoban90.xsb", "--levels", "1-10"], 200_000),
@@ -32,7 +34,8 @@ NAMED = {
 def run(binary, args, node_limit, mode):
     before = os.times()
     out = subprocess.run(
-        [binary, "solve", *args, "--mode", mode, "--json", "--node-limit", str(node_limit), "--time-limit", "600"],
+        [binary, "solve", *args, "--mode", mode, "--json", "--node-limit", str(node_limit), "--time-limit", "600",
+         *sokoban_cli.one_thread(binary)],
         capture_output=True, text=True,
     ).stdout
     after = os.times()

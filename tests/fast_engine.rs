@@ -124,3 +124,30 @@ fn the_backward_search_solves_a_level_whose_goal_area_jams_forwards() {
     let forward = Config { fast: FastOptions { pulls: false, ..FastOptions::default() }, ..fast_config(2_000) };
     assert!(matches!(solve(level, &forward), Err(SolveError::NodeLimit(_))));
 }
+
+#[test]
+fn a_portfolio_of_threads_solves_verifies_and_keeps_its_limits() {
+    let levels = collection("microban.xsb");
+    for threads in [2, 3, 6] {
+        for (i, level) in levels.iter().enumerate().take(10) {
+            let config = Config { threads, ..fast_config(50_000) };
+            let s = solve(level, &config).unwrap_or_else(|e| panic!("Microban {} on {threads} threads: {e}", i + 1));
+            assert!(verify(level, &s.lurd).is_valid_solution(), "Microban {} on {threads} threads", i + 1);
+        }
+    }
+    // The node limit is the whole portfolio's: the lanes share it.
+    let hard = &collection("xsokoban90.xsb")[28];
+    for threads in [1, 2, 6] {
+        let config = Config { threads, ..fast_config(2_000) };
+        match solve(hard, &config) {
+            Err(SolveError::NodeLimit(stats)) => {
+                assert!(stats.expanded <= 2_000 + threads as u64, "{threads} threads: {stats:?}")
+            }
+            other => panic!("XSokoban 29 on {threads} threads: {:?}", other.map(|s| s.stats)),
+        }
+    }
+    // A proof that there is no solution ends the portfolio as it ends one thread.
+    let dead = parse_levels("######\n#$  .#\n# @  #\n######\n").unwrap().remove(0);
+    let config = Config { threads: 4, ..fast_config(1_000) };
+    assert!(matches!(solve(&dead, &config), Err(SolveError::Unsolvable(_))));
+}

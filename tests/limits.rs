@@ -167,3 +167,29 @@ fn more_than_250_distinct_weights_still_solve() {
     // The moving box is the first in reading order (weight 1): one push costs 1 + 1.
     assert_eq!(solution.cost, 2);
 }
+
+#[test]
+fn a_portfolio_stops_at_its_time_limit_and_at_a_cancel_from_another_thread() {
+    let level = parse_levels(&common::big_room_text(40, 60)).unwrap().remove(0);
+    for mode in [Mode::Fast, Mode::Auto] {
+        let limit = Duration::from_millis(300);
+        let config = Config { mode, threads: 4, time_limit: Some(limit), ..Config::optimal(None) };
+        let started = Instant::now();
+        let result = solve(&level, &config);
+        assert!(matches!(result, Err(SolveError::Timeout(_))), "{mode:?}: {result:?}");
+        assert!(started.elapsed() < limit + Duration::from_millis(600), "{mode:?}: {:?}", started.elapsed());
+        // Cancelled by the caller while every lane runs.
+        let cancel = Arc::new(AtomicBool::new(false));
+        let config = Config { cancel: Some(cancel.clone()), time_limit: None, ..config };
+        let started = Instant::now();
+        // The result is boxed across the thread (a large error type).
+        let result = std::thread::scope(|s| {
+            let solving = s.spawn(|| Box::new(solve(&level, &config)));
+            std::thread::sleep(Duration::from_millis(200));
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            solving.join().unwrap()
+        });
+        assert!(matches!(*result, Err(SolveError::Cancelled(_))), "{mode:?}: {result:?}");
+        assert!(started.elapsed() < Duration::from_millis(800), "{mode:?}: {:?}", started.elapsed());
+    }
+}

@@ -121,7 +121,7 @@ impl SolutionsFile {
 
 pub fn run(a: BenchArgs) -> Result<ExitCode> {
     // Options first: nothing is read or solved when one is wrong.
-    let config = a.search.config(super::solve::ModeArg::Pushes)?;
+    let config = a.search.config(super::solve::Purpose::Bench)?;
     let paths = level_files(&a.levels)?;
     let files: Vec<LevelFile> =
         paths.iter().map(|p| LevelFile::load_selected(p, &a.input, &a.select)).collect::<Result<_>>()?;
@@ -227,6 +227,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     let (peak_states, peak_bytes) = (summary.peak_stored_states, summary.peak_search_bytes);
     let bytes_per_state = summary.bytes_per_state;
     let rss = peak_rss();
+    let threads = sokoban::solver::threads_used(&config);
     let files_label = match &files[..] {
         [one] => one.path.display().to_string(),
         many => format!("{} files", many.len()),
@@ -238,7 +239,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             "unsolvable": count(Status::Unsolvable), "timeout": count(Status::Timeout),
             "memory_limit": count(Status::MemoryLimit), "node_limit": count(Status::NodeLimit),
             "cancelled": count(Status::Cancelled), "invalid": invalid,
-            "time_limit_seconds": a.search.time_limit, "jobs": jobs,
+            "time_limit_seconds": a.search.time_limit, "jobs": jobs, "threads_per_level": threads,
             "solved_seconds_total": total_time, "solved_seconds_median": median,
             "nodes_per_second": nodes_per_second, "peak_stored_states": peak_states,
             "peak_search_bytes": peak_bytes, "bytes_per_state": bytes_per_state,
@@ -262,6 +263,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         if jobs > 1 {
             outln!("| levels at once (--jobs) | {jobs} |")?;
         }
+        outln!("| threads per level (--threads) | {threads} |")?;
         outln!("| total time of solved | {total_time:.2} s |")?;
         outln!("| median time of solved | {median:.3} s |")?;
         outln!("| nodes per second | {nodes_per_second:.0} |")?;

@@ -139,6 +139,32 @@ pub struct SearchArgs {
     /// means one per core. Results are still reported in level order.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
+    /// Threads for each level: the fast engine runs a portfolio of its searches at once, and
+    /// the first solution ends them (modes auto and fast; the others use one thread). Threads
+    /// times --jobs should not exceed the cores. With 1 a search under --node-limit gives the
+    /// same answer every run [default: solve: the cores divided by --jobs; bench: 1, so that
+    /// its figures are one thread's].
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// What the defaults of [`SearchArgs::config`] are for: `solve` (answers, on every core) or
+/// `bench` (measurements of the proven mode, on one thread per level).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Solve,
+    Bench,
+}
+
+/// The threads per level for `--threads` (`given`) and `--jobs` (`jobs` levels at once): as
+/// given, or by default the cores shared among the levels (`solve`) or one (`bench`).
+pub(crate) fn threads_per_level(given: Option<usize>, jobs: usize, purpose: Purpose) -> Result<usize> {
+    match (given, purpose) {
+        (Some(0), _) => anyhow::bail!("--threads must be at least 1"),
+        (Some(n), _) => Ok(n),
+        (None, Purpose::Bench) => Ok(1),
+        (None, Purpose::Solve) => Ok((pool::worker_count(0) / jobs.max(1)).max(1)),
+    }
 }
 
 /// The heading of the switches that turn a technique off to measure its effect.
@@ -187,9 +213,15 @@ pub(crate) fn memory_per_level(given: Option<i64>, jobs: usize) -> Result<usize>
 }
 
 impl SearchArgs {
-    /// The solver configuration, with `default` as the mode when none was given.
-    pub fn config(&self, default: ModeArg) -> Result<Config> {
+    /// The solver configuration, with the mode and threads `purpose` has by default when none
+    /// were given.
+    pub fn config(&self, purpose: Purpose) -> Result<Config> {
+        let default = match purpose {
+            Purpose::Solve => ModeArg::Auto,
+            Purpose::Bench => ModeArg::Pushes,
+        };
         let mode = self.mode.unwrap_or(default);
+        let jobs = pool::worker_count(self.jobs);
         if self.prove && !matches!(mode, ModeArg::Auto) {
             anyhow::bail!("--prove applies to the default mode, auto (the other modes prove their optimum or nothing)");
         }
@@ -216,11 +248,12 @@ impl SearchArgs {
                 HeuristicArg::Hungarian => Heuristic::Hungarian,
             },
             time_limit: Some(time_limit_of(self.time_limit)?),
-            memory_limit: Some(memory_per_level(self.memory_limit, pool::worker_count(self.jobs))?),
+            memory_limit: Some(memory_per_level(self.memory_limit, jobs)?),
             node_limit: self.node_limit,
             // Ctrl-C cancels the running searches so the command can report what it finished.
             cancel: Some(interrupt::flag()),
             progress: None,
+            threads: threads_per_level(self.threads, jobs, purpose)?,
             weights,
             proof: if self.prove { Proof::Full } else { Proof::Cheap },
             // Set by `solve --improve`, which prints each solution as it comes.
@@ -377,7 +410,7 @@ pub fn solve_watched(number: usize, level: &Level, config: &Config, show: impl F
 
 pub fn run(a: SolveArgs) -> Result<ExitCode> {
     // Options first: nothing is read or solved when one is wrong.
-    let config = a.search.config(ModeArg::Auto)?;
+    let config = a.search.config(Purpose::Solve)?;
     if a.improve && config.mode != Mode::Auto {
         anyhow::bail!("--improve applies to the default mode, auto (the other modes find one answer)");
     }

@@ -142,6 +142,12 @@ pub struct Config {
     /// If given, the search stores its expanded-state count here every few hundred expansions,
     /// so another thread can show progress.
     pub progress: Option<Arc<AtomicU64>>,
+    /// Threads the fast engine (in [`Mode::Fast`] and [`Mode::Auto`]) may use on this one
+    /// level: above 1, a portfolio of its searches runs at once and the first solution found
+    /// ends them all (see [`super::fast`]); the time limit holds for the whole and the memory
+    /// and node limits are shared among the threads. With 1 (the default) the search is
+    /// deterministic for a given node limit. The A* and breadth-first modes use one thread.
+    pub threads: usize,
     /// Box weights for [`Mode::Cost`] in reading order of the boxes; `None` uses the level's.
     pub weights: Option<Vec<u32>>,
     /// How long [`Mode::Auto`] tries to prove what it found.
@@ -258,6 +264,7 @@ impl Default for Config {
             node_limit: None,
             cancel: None,
             progress: None,
+            threads: 1,
             weights: None,
             proof: Proof::default(),
             on_solution: None,

@@ -100,6 +100,15 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
     }
 }
 
+/// The threads a solve under `config` uses on one level (at most [`Config::threads`]): the
+/// fast engine's portfolio in [`Mode::Fast`] and [`Mode::Auto`], one in the other modes.
+pub fn threads_used(config: &Config) -> usize {
+    match config.mode.plan().0 {
+        Engine::Fast | Engine::Auto => fast::threads_used(config),
+        Engine::AStar | Engine::Bfs => 1,
+    }
+}
+
 /// The static analysis under the solve's limits (it can take long and much memory on a huge
 /// level), and when the solve's clock started.
 fn analysed(level: &Level, config: &Config) -> Result<(Analysis, std::time::Instant), SolveError> {

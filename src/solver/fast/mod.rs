@@ -94,6 +94,13 @@
 //! inside the first, which waits in memory: `search::Detour`), the first then goes on, and the
 //! third has the last `THIRD_PASS_SHARE`th of what is left.
 //!
+//! # Threads
+//!
+//! With [`Config::threads`] above 1 the passes do not take turns: `portfolio.rs` runs them,
+//! and a few variants of them, side by side on threads of their own for the whole time limit,
+//! and the first solution ends them all. The plan and the hotspot table are worked out once
+//! for all of them.
+//!
 //! # Invariants
 //!
 //! The transposition table stores full keys (box bitset over the live squares plus the
@@ -101,8 +108,8 @@
 //! end points; the pushes are rebuilt by rerunning the box search on the way out, expanded
 //! into unit moves and verified by the caller. Every choice depends on the level and the
 //! search so far only (ordered maps, generation order), so under a node limit the result is
-//! deterministic; the clock decides only when to stop, and, under a time limit without a node
-//! limit, when the backward searches and the second pass get their turns.
+//! deterministic on one thread; the clock decides only when to stop, and, under a time limit
+//! without a node limit, when the backward searches and the second pass get their turns.
 
 mod corral;
 mod features;
@@ -110,6 +117,7 @@ mod hotspots;
 mod keyed;
 mod macros;
 mod packing;
+mod portfolio;
 mod pull;
 mod raw;
 mod reach;
@@ -153,14 +161,7 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     }
     // The search keeps its own clock: give it what is left of the limit, then report the time
     // from `started`.
-    let plan_of = |peel| {
-        let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
-        let plan_config = Config { time_limit: left, ..config.clone() };
-        search::plan(level, a, &plan_config, peel, Instant::now()).map_err(|mut e| {
-            e.stats_mut().seconds = started.elapsed().as_secs_f64();
-            e
-        })
-    };
+    let plan_of = |peel| plan_within(level, a, config, peel, started);
     let plan = plan_of(Peel::OneByOne)?;
     // The second pass's plan (see the module docs), worked out when that pass starts (most
     // levels never get there): `None` for the first's, when they agree or it is off.
@@ -180,6 +181,10 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     } else {
         Hotspots::empty(a)
     };
+    if config.threads > 1 {
+        let shared = portfolio::Shared { level, a, plan: &plan, hot: &hot, passes };
+        return portfolio::solve(&shared, config, started);
+    }
     let limited = config.time_limit.is_some() || config.node_limit.is_some();
     // The backward searches grow beside the passes, at their pace and under their share.
     let backward = if config.fast.pulls { pull::Backward::new(level, a, config) } else { pull::Backward::none() };
@@ -274,6 +279,29 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     stats.add(&learned.backward.stats());
     stats.seconds = started.elapsed().as_secs_f64();
     result
+}
+
+/// The packing plan of `level` under what is left of `config`'s limits on the clock that
+/// started at `started` (the plan keeps its own clock; an error reports the solve's seconds).
+fn plan_within(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    peel: Peel,
+    started: Instant,
+) -> Result<packing::PackingPlan, SolveError> {
+    let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
+    let plan_config = Config { time_limit: left, ..config.clone() };
+    search::plan(level, a, &plan_config, peel, Instant::now()).map_err(|mut e| {
+        e.stats_mut().seconds = started.elapsed().as_secs_f64();
+        e
+    })
+}
+
+/// The threads a solve under `config` would use on a level the fast engine handles: at most
+/// [`Config::threads`], no more than its portfolio has searches (see `portfolio.rs`).
+pub fn threads_used(config: &Config) -> usize {
+    portfolio::threads_used(config)
 }
 
 /// Whether the engine handles `level` (analysed in `a`): the standard rule with as many boxes

@@ -1,0 +1,308 @@
+//! The fast engine on several threads: a portfolio of different searches of one level, run at
+//! once, the first solution ending them all.
+//!
+//! On one thread the engine runs its passes one after the other (see the parent module), each
+//! with a share of the limits: a level that only the second pass solves waits for the first's
+//! share to run out. With more threads the passes, and a few variants of them, run side by
+//! side, each on a *lane* (a thread) of its own for the whole time limit:
+//!
+//! | lane | threads ≥ 2 | ≥ 3 | ≥ 4 | ≥ 5 | ≥ 6 |
+//! |---|---|---|---|---|---|
+//! | 0 | the first pass, with the backward searches | = | = | = | = |
+//! | 1 | the second pass, then the blocked one | the second pass | = | = | = |
+//! | 2 | | the blocked pass, then the staging one | the blocked pass | = | = |
+//! | 3 | | | the first pass with the staging advisor | = | = |
+//! | 4 | | | | A* over pushes | = |
+//! | 5 | | | | | the first pass over relaxed distances |
+//!
+//! A lane with two searches gives each half of its time. More threads than lanes are left
+//! unused. Searches differ in what they try first, not in what they can find, so they
+//! overlap little on the levels one of them finds late: that is where the portfolio pays.
+//!
+//! # Limits
+//!
+//! The time limit is the solve's, for every lane (they all stop when it runs out). The memory
+//! and node limits are shared: each lane has its share of them. The caller's cancel flag is
+//! watched by the thread that waits for the lanes, which passes it on; it also sums the
+//! lanes' progress counters into the caller's.
+//!
+//! # What is shared
+//!
+//! The analysis, the first packing plan and the hotspot table are worked out once and read by
+//! every lane. Each lane learns its own deadlock patterns (a lane's searches pass them on to
+//! each other, as the passes do on one thread). The reported counters are the lanes' summed;
+//! the result is no longer deterministic under a node limit (which lane finds first depends on
+//! the machine), so a node-limited comparison of builds runs on one thread.
+
+use super::hotspots::Hotspots;
+use super::packing::{PackingPlan, Peel};
+use super::search::{self, Learned, Weights};
+use super::{FIRST_ROUND, plan_within, pull};
+use crate::analysis::Analysis;
+use crate::level::Level;
+use crate::solver::{AStarOptions, Config, FastOptions, Mode, Objective, Solution, SolveError, Stats, astar};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// What every lane reads: the level, its analysis, the first packing plan, the hotspot table
+/// and the passes' weights (see the parent module's `passes`).
+pub struct Shared<'s> {
+    pub level: &'s Level,
+    pub a: &'s Analysis,
+    pub plan: &'s PackingPlan,
+    pub hot: &'s Hotspots,
+    pub passes: [Weights; 3],
+}
+
+/// One search of the portfolio.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Strategy {
+    /// The first pass, with the backward searches beside it (only this lane meets them).
+    First,
+    /// The second pass, on the layered plan.
+    Second,
+    /// The third pass: the first's advice, with cells that say whether boxes block the way.
+    Blocked,
+    /// The first pass with the staging advisor.
+    Staging,
+    /// A* over pushes (its solution is proven push-optimal).
+    AStar,
+    /// The first pass over the relaxed push distances A* uses (`FastOptions::aware` off).
+    Relaxed,
+}
+
+/// The lanes of a portfolio of `threads` threads (see the module docs), each the searches it
+/// runs in turn.
+fn lanes(threads: usize) -> Vec<Vec<Strategy>> {
+    use Strategy::*;
+    match threads {
+        0..=1 => vec![vec![First]],
+        2 => vec![vec![First], vec![Second, Blocked]],
+        3 => vec![vec![First], vec![Second], vec![Blocked, Staging]],
+        n => {
+            let all = [First, Second, Blocked, Staging, AStar, Relaxed];
+            all.iter().take(n).map(|s| vec![*s]).collect()
+        }
+    }
+}
+
+/// The threads a solve under `config` uses: [`Config::threads`], at most as many as the
+/// portfolio has lanes.
+pub fn threads_used(config: &Config) -> usize {
+    lanes(config.threads).len().min(config.threads.max(1))
+}
+
+/// Solves the level on [`Config::threads`] lanes (see the module docs).
+pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<Solution, SolveError> {
+    let lanes = lanes(config.threads);
+    let stop = Arc::new(AtomicBool::new(false));
+    let counters: Vec<Arc<AtomicU64>> = lanes.iter().map(|_| Arc::new(AtomicU64::new(0))).collect();
+    let share = |limit: u64| limit / lanes.len() as u64;
+    let lane_config = |i: usize| Config {
+        cancel: Some(stop.clone()),
+        progress: Some(counters[i].clone()),
+        memory_limit: config.memory_limit.map(|m| m / lanes.len()),
+        node_limit: config.node_limit.map(share),
+        on_solution: None,
+        threads: 1,
+        ..config.clone()
+    };
+    let (sender, results) = mpsc::channel();
+    let mut outcomes: Vec<Option<Result<Solution, SolveError>>> = lanes.iter().map(|_| None).collect();
+    std::thread::scope(|scope| {
+        for (i, strategies) in lanes.iter().enumerate() {
+            let (sender, lane_config) = (sender.clone(), lane_config(i));
+            scope.spawn(move || {
+                let result = run_lane(shared, strategies, &lane_config, started);
+                // The receiver lives until every lane has sent.
+                let _ = sender.send((i, result));
+            });
+        }
+        drop(sender);
+        watch(&results, &mut outcomes, config, &stop, &counters);
+    });
+    merge(outcomes.into_iter().flatten().collect(), config, started)
+}
+
+/// Waits for the lanes' results into `outcomes`, passing the caller's cancel flag on to `stop`
+/// and the lanes' progress on to the caller's counter; the first solution stops the others.
+fn watch(
+    results: &mpsc::Receiver<(usize, Result<Solution, SolveError>)>,
+    outcomes: &mut [Option<Result<Solution, SolveError>>],
+    config: &Config,
+    stop: &AtomicBool,
+    counters: &[Arc<AtomicU64>],
+) {
+    const POLL: Duration = Duration::from_millis(10);
+    loop {
+        match results.recv_timeout(POLL) {
+            Ok((i, result)) => {
+                // A solution, or a proof that there is none, ends the portfolio.
+                if matches!(result, Ok(_) | Err(SolveError::Unsolvable(_))) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                outcomes[i] = Some(result);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
+        }
+        if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            stop.store(true, Ordering::Relaxed);
+        }
+        if let Some(progress) = &config.progress {
+            progress.store(counters.iter().map(|c| c.load(Ordering::Relaxed)).sum(), Ordering::Relaxed);
+        }
+    }
+}
+
+/// The portfolio's answer from its lanes' results: a solution (the proven one when several
+/// lanes found one, else the first lane's), or else the error that says why the whole stopped,
+/// with every lane's counters added up and the solve's seconds.
+fn merge(
+    outcomes: Vec<Result<Solution, SolveError>>,
+    config: &Config,
+    started: Instant,
+) -> Result<Solution, SolveError> {
+    let mut spent = Stats::default();
+    let mut solution: Option<Solution> = None;
+    let mut errors = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            Ok(found) => {
+                spent.add(&found.stats);
+                if solution.as_ref().is_none_or(|s| s.optimal.is_none() && found.optimal.is_some()) {
+                    solution = Some(found);
+                }
+            }
+            Err(e) => {
+                spent.add(e.stats());
+                errors.push(e);
+            }
+        }
+    }
+    spent.seconds = started.elapsed().as_secs_f64();
+    if let Some(mut solution) = solution {
+        solution.stats = spent;
+        return Ok(solution);
+    }
+    let cancelled = config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+    let why = errors.into_iter().min_by_key(|e| match e {
+        SolveError::Unsolvable(_) => 0,
+        _ if cancelled => 1,
+        SolveError::Timeout(_) => 2,
+        SolveError::NodeLimit(_) => 3,
+        SolveError::MemoryLimit(_) => 4,
+        _ => 5,
+    });
+    let mut why = match why {
+        Some(_) if cancelled => SolveError::Cancelled(Stats::default()),
+        Some(e) => e,
+        None => SolveError::Cancelled(Stats::default()),
+    };
+    *why.stats_mut() = spent;
+    Err(why)
+}
+
+/// Runs a lane's searches in turn, each with an equal share of the time the lane has left,
+/// until one ends with anything but running out of its share.
+fn run_lane(
+    shared: &Shared<'_>,
+    strategies: &[Strategy],
+    config: &Config,
+    started: Instant,
+) -> Result<Solution, SolveError> {
+    let Shared { level, a, .. } = *shared;
+    let backward = match strategies.first() == Some(&Strategy::First) && config.fast.pulls {
+        true => pull::Backward::new(level, a, config),
+        false => pull::Backward::none(),
+    };
+    // The backward searches' expansions count against the lane's node limit.
+    let forward_nodes = config.node_limit.map(|n| n.saturating_sub(backward.reserved()));
+    let mut learned = Learned::new(a, backward);
+    let mut spent = Stats::default();
+    let mut result = Err(SolveError::Cancelled(Stats::default()));
+    for (k, strategy) in strategies.iter().enumerate() {
+        let searches_left = (strategies.len() - k) as u32;
+        let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
+        let search_config = Config {
+            time_limit: left.map(|t| t / searches_left),
+            node_limit: forward_nodes.map(|n| n.saturating_sub(spent.expanded) / u64::from(searches_left)),
+            ..config.clone()
+        };
+        result = run_strategy(shared, *strategy, &search_config, &mut learned, started);
+        search::stats_of(&mut result).add(&spent);
+        match &result {
+            Err(SolveError::Timeout(stats) | SolveError::NodeLimit(stats)) if k + 1 < strategies.len() => {
+                spent = stats.clone();
+            }
+            _ => break,
+        }
+    }
+    search::stats_of(&mut result).add(&learned.backward.stats());
+    result
+}
+
+/// Runs one search of the portfolio under `config` (its time limit counts from now, except
+/// A*'s, which counts from `started` as the solve's does).
+fn run_strategy(
+    shared: &Shared<'_>,
+    strategy: Strategy,
+    config: &Config,
+    learned: &mut Learned,
+    started: Instant,
+) -> Result<Solution, SolveError> {
+    let Shared { level, a, plan, hot, passes } = *shared;
+    let long = config.time_limit.is_some_and(|t| t > FIRST_ROUND) && config.node_limit.is_none();
+    let staging = config.fast.staging.then_some(0);
+    let run = |plan: &PackingPlan, config: &Config, weights: Weights, learned: &mut Learned| {
+        search::run(level, a, plan, hot, config, weights, learned, None)
+    };
+    match strategy {
+        // As on one thread, the first pass takes the staging advisor's moves under long limits.
+        Strategy::First => run(plan, config, Weights { staging: staging.filter(|_| long), ..passes[0] }, learned),
+        Strategy::Second => {
+            let layered = match config.fast.layers {
+                true => Some(plan_within(level, a, config, Peel::Layers, Instant::now())?),
+                false => None,
+            };
+            run(layered.as_ref().unwrap_or(plan), config, passes[1], learned)
+        }
+        Strategy::Blocked => run(plan, config, passes[2], learned),
+        Strategy::Staging => run(plan, config, Weights { staging, ..passes[0] }, learned),
+        Strategy::Relaxed => {
+            let relaxed = Config { fast: FastOptions { aware: false, ..config.fast }, ..config.clone() };
+            run(plan, &relaxed, passes[0], learned)
+        }
+        Strategy::AStar => {
+            let pushes = Config {
+                mode: Mode::Pushes,
+                astar: AStarOptions { moves_tiebreak: false },
+                time_limit: config.time_limit.map(|t| t + started.elapsed()),
+                ..config.clone()
+            };
+            astar::solve_from(level, a, &pushes, Objective::Pushes, started)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_thread_count_runs_the_first_pass_first_and_each_search_once() {
+        for threads in 1..=8 {
+            let lanes = lanes(threads);
+            assert_eq!(lanes[0], vec![Strategy::First]);
+            assert!(lanes.len() <= threads.max(1));
+            let mut all: Vec<_> = lanes.concat();
+            let n = all.len();
+            all.dedup();
+            assert_eq!(all.len(), n, "a search twice at {threads} threads");
+        }
+        assert_eq!(lanes(2).concat().len(), 3);
+        assert_eq!(lanes(8).len(), 6);
+    }
+}
