@@ -167,6 +167,7 @@ def solve(
     time_limit: float | None = 60.0,
     memory_limit: int | None = None,
     node_limit: int | None = None,
+    threads: int = 1,
 ) -> Result:
     """Solves a level; the GIL is released meanwhile and Ctrl-C raises KeyboardInterrupt.
 
@@ -174,6 +175,8 @@ def solve(
     "fast" or "bfs", as ``sokoban solve --mode``. ``time_limit`` in seconds (None: none),
     ``memory_limit`` in megabytes (None: half the physical memory), ``node_limit`` in
     expanded states (None: none). Running out of a limit is a status, not an exception.
+    ``threads``: threads on this one level (the fast engine's portfolio, modes auto and fast,
+    as ``sokoban solve --threads``); with 1 a node-limited solve is deterministic.
 
     >>> import sokoban_solver as sk
     >>> sk.solve(sk.parse("#####\\n#@$.#\\n#####\\n")[0], mode="pushes").lurd

@@ -509,6 +509,8 @@ fn run_solves(
 /// "pushes", "moves", "cost", "fast" or "bfs", as `sokoban solve --mode`. `time_limit` in seconds
 /// (None: none), `memory_limit` in megabytes (None: half the physical memory), `node_limit` in
 /// expanded states (None: none); a limit reached is a status of the Result, not an exception.
+/// `threads`: threads on this one level, a portfolio of the fast engine's searches (modes auto
+/// and fast; as `sokoban solve --threads`); with 1 a node-limited solve is deterministic.
 ///
 /// >>> import sokoban_solver as sk
 /// >>> level = sk.parse("######\n#@$ .#\n######\n")[0]
@@ -519,8 +521,8 @@ fn run_solves(
 /// 'node-limit'
 #[pyfunction]
 #[pyo3(
-    signature = (level, mode="auto", time_limit=Some(60.0), memory_limit=None, node_limit=None),
-    text_signature = "(level, mode='auto', time_limit=60.0, memory_limit=None, node_limit=None)"
+    signature = (level, mode="auto", time_limit=Some(60.0), memory_limit=None, node_limit=None, threads=1),
+    text_signature = "(level, mode='auto', time_limit=60.0, memory_limit=None, node_limit=None, threads=1)"
 )]
 fn solve(
     py: Python<'_>,
@@ -529,8 +531,12 @@ fn solve(
     time_limit: Option<f64>,
     memory_limit: Option<usize>,
     node_limit: Option<u64>,
+    threads: usize,
 ) -> PyResult<SolveResult> {
-    let config = config(mode, time_limit, memory_limit, node_limit)?;
+    if threads == 0 {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    let config = Config { threads, ..config(mode, time_limit, memory_limit, node_limit)? };
     let mut results = run_solves(py, vec![(level.inner.clone(), level.number)], config, 1, |_, _| Ok(()))?;
     results.pop().ok_or_else(|| PyRuntimeError::new_err("internal error: no result"))
 }

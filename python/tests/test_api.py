@@ -117,9 +117,17 @@ def test_microban_equals_the_cli():
 
 
 def test_solve_equals_cli_one_level_auto():
-    expected = cli_json(str(DATA / "microban.xsb"), "--level", "7", "--time-limit", "10")
+    expected = cli_json(str(DATA / "microban.xsb"), "--level", "7", "--time-limit", "10", "--threads", "1")
     r = sk.solve(sk.read(DATA / "microban.xsb")[6], time_limit=10)
     assert without_seconds([r.to_dict()]) == without_seconds(expected)
+
+
+def test_solve_on_several_threads():
+    level = sk.read(DATA / "xsokoban90.xsb")[2]
+    r = sk.solve(level, mode="fast", threads=2, time_limit=30)
+    assert r.solved and sk.verify(level, r.lurd).valid
+    with pytest.raises(ValueError, match="threads"):
+        sk.solve(level, threads=0)
 
 
 def test_solve_many_order_and_progress():

@@ -46,6 +46,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+/// The stack of each lane: as much as a process's main thread has, and more.
+const LANE_STACK: usize = 16 << 20;
+
 /// What every lane reads: the level, its analysis, the first packing plan, the hotspot table
 /// and the passes' weights (see the parent module's `passes`).
 pub struct Shared<'s> {
@@ -114,7 +117,9 @@ pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<S
     std::thread::scope(|scope| {
         for (i, strategies) in lanes.iter().enumerate() {
             let (sender, lane_config) = (sender.clone(), lane_config(i));
-            scope.spawn(move || {
+            let lane = std::thread::Builder::new().name(format!("sokoban-lane-{i}")).stack_size(LANE_STACK);
+            // A lane the system cannot start is left out; the others go on.
+            let _ = lane.spawn_scoped(scope, move || {
                 let result = run_lane(shared, strategies, &lane_config, started);
                 // The receiver lives until every lane has sent.
                 let _ = sender.send((i, result));
