@@ -4,7 +4,7 @@ level's JSON answer with the process's wall time and peak resident memory (from 
 
     benches/per_level.py BINARY OUTDIR JOBS TAG FILE FIRST LAST [solve options...] [-- TAG FILE ...]
 
-Each TAG writes OUTDIR/TAG.jsonl: the solver's JSON line plus `wall` (seconds, the process's
+Every level runs on one thread unless its options say `--threads N`. Each TAG writes OUTDIR/TAG.jsonl: the solver's JSON line plus `wall` (seconds, the process's
 whole life) and `max_rss_kb`. Job groups are separated by `--`; every level of every group goes
 into one queue, longest limits first, so the machine stays full.
 """
@@ -41,7 +41,7 @@ def main():
                 limit, tag, path, n, extra = q.get_nowait()
             except queue.Empty:
                 return
-            cmd = [binary, "solve", path, "--level", str(n), "--json"] + sokoban_cli.one_thread(binary) + extra
+            cmd = [binary, "solve", path, "--level", str(n), "--json"] + sokoban_cli.one_thread(binary, extra) + extra
             start = time.monotonic()
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             out = p.stdout.read()
