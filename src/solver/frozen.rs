@@ -20,6 +20,7 @@
 
 use hashbrown::HashMap;
 
+use crate::analysis::region::{self, Flood, NO_GROUP};
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
 
@@ -189,59 +190,19 @@ impl FrozenTables {
     }
 }
 
-/// No part of the floor: a wall or a blocked square beside the box.
-const NO_GROUP: u8 = u8::MAX;
-
 /// The parts of the floor round each square with a box on it, among the walls and the
 /// `blocked` squares: a label per side (equal labels: the player can walk from one side to
 /// the other), [`NO_GROUP`] where the side is not floor. `None` when `stop` says so.
 fn side_groups(a: &Analysis, blocked: &impl Fn(Sq) -> bool, stop: &mut impl FnMut() -> bool) -> Option<Vec<[u8; 4]>> {
-    let free = |t: Option<Sq>| t.filter(|&t| !blocked(t));
     let mut groups = vec![[NO_GROUP; 4]; a.squares()];
-    let mut mark = vec![u32::MAX; a.squares()];
-    let mut queue: Vec<Sq> = Vec::new();
+    let mut flood = Flood::new(a.squares());
     for s in a.all() {
         if s.index() % 256 == 0 && stop() {
             return None;
         }
-        if blocked(s) {
-            continue;
+        if !blocked(s) {
+            groups[s] = region::side_groups(a, &mut flood, s, |t| t != s && !blocked(t));
         }
-        let sides = Dir::ALL.map(|d| free(a.neighbor(s, d)));
-        let mut labels = [NO_GROUP; 4];
-        let mut next = 0u8;
-        for i in 0..4 {
-            let Some(start) = sides[i] else { continue };
-            if labels[i] != NO_GROUP {
-                continue;
-            }
-            labels[i] = next;
-            // Flood from this side (the box on `s` in the way) until every side is labelled.
-            let stamp = (s.index() * 4 + i) as u32;
-            queue.clear();
-            queue.push(start);
-            mark[start.index()] = stamp;
-            let mut head = 0;
-            while head < queue.len() && (i + 1..4).any(|j| sides[j].is_some() && labels[j] == NO_GROUP) {
-                let q = queue[head];
-                head += 1;
-                for d in Dir::ALL {
-                    let Some(t) = free(a.neighbor(q, d)) else { continue };
-                    if t == s || mark[t.index()] == stamp {
-                        continue;
-                    }
-                    mark[t.index()] = stamp;
-                    queue.push(t);
-                    for j in i + 1..4 {
-                        if sides[j] == Some(t) {
-                            labels[j] = next;
-                        }
-                    }
-                }
-            }
-            next += 1;
-        }
-        groups[s.index()] = labels;
     }
     Some(groups)
 }

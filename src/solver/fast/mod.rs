@@ -112,7 +112,6 @@ mod macros;
 mod packing;
 mod pull;
 mod raw;
-mod reach;
 mod search;
 mod staging;
 mod way;
