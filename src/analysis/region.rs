@@ -12,6 +12,8 @@
 //!   keys) and, on demand, the walk from the start ([`Flood::fill_with`]).
 //! - [`Labels`] labels every region of the floor at once (the fast engine's connectivity).
 //! - [`side_groups`] says which sides of a box's square the player can walk between.
+//! - [`relaxed_pushes`] floods a box's squares instead, the player anywhere behind it (the
+//!   relaxed push graph of the distance tables).
 //!
 //! Nothing here allocates per call once the buffers have grown; the loop and the closures are
 //! inlined into each caller.
@@ -64,6 +66,24 @@ pub fn spread(
         }
     }
     head
+}
+
+/// The relaxed push flood: a box's squares, breadth first from those in `queue` (as
+/// [`spread`]), where a box on `s` may go to its neighbour `t` when the square `behind` it
+/// (where the player stands to push) is not a wall, whatever the player can reach; it goes
+/// when `enter(s, t, behind)` says so (the caller marks `t`). Returns how many squares were
+/// taken.
+#[inline]
+pub fn relaxed_pushes(
+    a: &Analysis,
+    queue: &mut Vec<Sq>,
+    go: impl FnMut(Sq, usize) -> bool,
+    mut enter: impl FnMut(Sq, Sq, Sq) -> bool,
+) -> usize {
+    spread(a, queue, go, |s, d, t| match a.neighbor(s, d.opposite()) {
+        Some(behind) if enter(s, t, behind) => Step::Enter,
+        _ => Step::Skip,
+    })
 }
 
 /// Marks on squares that [`Stamps::clear`] wipes in O(1): a square is marked while its stamp

@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use super::keyed::{self, Keyed, hash_key};
 use super::raw::{NONE, RawIndex};
-use crate::analysis::region::Flood;
+use crate::analysis::region::{Flood, relaxed_pushes};
 use crate::analysis::{Analysis, Sq};
 use crate::level::{Dir, Level};
 use crate::solver::cuts::Cuts;
@@ -222,20 +222,19 @@ fn start_distances(a: &Analysis, starts: &[u16], aware: bool) -> Vec<u16> {
         let row = &mut dist[t * n..(t + 1) * n];
         row[s as usize] = 0;
         queue.clear();
-        queue.push(s);
-        let mut head = 0;
-        while head < queue.len() {
-            let b = queue[head] as usize;
-            head += 1;
-            for d in Dir::ALL {
-                let behind = a.nb(b, d.opposite());
-                let ahead = a.nb(b, d);
-                if behind != NONE && ahead != NONE && row[ahead as usize] == NONE {
-                    row[ahead as usize] = row[b] + 1;
-                    queue.push(ahead);
+        queue.push(Sq::new(s as usize));
+        relaxed_pushes(
+            a,
+            &mut queue,
+            |_, _| true,
+            |b, ahead, _| {
+                let fresh = row[ahead] == NONE;
+                if fresh {
+                    row[ahead] = row[b] + 1;
                 }
-            }
-        }
+                fresh
+            },
+        );
     }
     dist
 }
