@@ -16,6 +16,8 @@
 
 use crate::level::{Dir, Level, SolvedRule, Square};
 
+pub mod region;
+
 /// A square in the solver's numbering: goals are `0..goals()`, the other live squares follow,
 /// dead squares come last. Only an [`Analysis`] hands these out, so every `Sq` names a square of
 /// the level it came from.

@@ -21,6 +21,7 @@
 //!
 //! The reordering argument counts pushes only, so the rule is used in the pushes mode alone.
 
+use crate::analysis::region::{Step, spread};
 use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
 
@@ -81,23 +82,29 @@ impl Corrals {
             self.queue.push(start);
             self.mark[start.index()] = id;
             let mut has_goal = false;
-            let mut head = 0;
-            while head < self.queue.len() {
-                let s = self.queue[head];
-                head += 1;
-                has_goal |= a.is_goal(s);
-                for t in Dir::ALL.into_iter().filter_map(|d| a.neighbor(s, d)) {
-                    if occupied[t.index()] != 0 {
-                        if self.barrier_of[t.index()] != id {
-                            self.barrier_of[t.index()] = id;
-                            self.barrier.push(t);
+            let (mark, barrier_of, barrier) = (&mut self.mark, &mut self.barrier_of, &mut self.barrier);
+            spread(
+                a,
+                &mut self.queue,
+                |s, _| {
+                    has_goal |= a.is_goal(s);
+                    true
+                },
+                |_, _, t| {
+                    if occupied[t] != 0 {
+                        if barrier_of[t] != id {
+                            barrier_of[t] = id;
+                            barrier.push(t);
                         }
-                    } else if self.mark[t.index()] != id {
-                        self.mark[t.index()] = id;
-                        self.queue.push(t);
+                        Step::Skip
+                    } else if mark[t] != id {
+                        mark[t] = id;
+                        Step::Enter
+                    } else {
+                        Step::Skip
                     }
-                }
-            }
+                },
+            );
             let must_enter = self.barrier.iter().any(|&b| !a.is_goal(b)) || (has_goal && fill_goals);
             if !must_enter || (found && self.barrier.len() >= self.best.len()) {
                 continue;

@@ -20,6 +20,7 @@
 
 use hashbrown::HashMap;
 
+use crate::analysis::region::{self, Flood, NO_GROUP};
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
 
@@ -189,73 +190,57 @@ impl FrozenTables {
     }
 }
 
-/// No part of the floor: a wall or a blocked square beside the box.
-const NO_GROUP: u8 = u8::MAX;
-
 /// The parts of the floor round each square with a box on it, among the walls and the
 /// `blocked` squares: a label per side (equal labels: the player can walk from one side to
 /// the other), [`NO_GROUP`] where the side is not floor. `None` when `stop` says so.
 fn side_groups(a: &Analysis, blocked: &impl Fn(Sq) -> bool, stop: &mut impl FnMut() -> bool) -> Option<Vec<[u8; 4]>> {
-    let free = |t: Option<Sq>| t.filter(|&t| !blocked(t));
     let mut groups = vec![[NO_GROUP; 4]; a.squares()];
-    let mut mark = vec![u32::MAX; a.squares()];
-    let mut queue: Vec<Sq> = Vec::new();
+    let mut flood = Flood::new(a.squares());
     for s in a.all() {
         if s.index() % 256 == 0 && stop() {
             return None;
         }
-        if blocked(s) {
-            continue;
+        if !blocked(s) {
+            groups[s] = region::side_groups(a, &mut flood, s, |t| t != s && !blocked(t));
         }
-        let sides = Dir::ALL.map(|d| free(a.neighbor(s, d)));
-        let mut labels = [NO_GROUP; 4];
-        let mut next = 0u8;
-        for i in 0..4 {
-            let Some(start) = sides[i] else { continue };
-            if labels[i] != NO_GROUP {
-                continue;
-            }
-            labels[i] = next;
-            // Flood from this side (the box on `s` in the way) until every side is labelled.
-            let stamp = (s.index() * 4 + i) as u32;
-            queue.clear();
-            queue.push(start);
-            mark[start.index()] = stamp;
-            let mut head = 0;
-            while head < queue.len() && (i + 1..4).any(|j| sides[j].is_some() && labels[j] == NO_GROUP) {
-                let q = queue[head];
-                head += 1;
-                for d in Dir::ALL {
-                    let Some(t) = free(a.neighbor(q, d)) else { continue };
-                    if t == s || mark[t.index()] == stamp {
-                        continue;
-                    }
-                    mark[t.index()] = stamp;
-                    queue.push(t);
-                    for j in i + 1..4 {
-                        if sides[j] == Some(t) {
-                            labels[j] = next;
-                        }
-                    }
-                }
-            }
-            next += 1;
-        }
-        groups[s.index()] = labels;
     }
     Some(groups)
 }
 
-/// Starts a breadth-first search over (square, part of the floor round the box) at `s`, the
-/// player on any of its sides: clears `dist` (indexed `square * 4 + part`) and `nodes`, then
-/// puts each part round `s` at distance 0.
-fn start_at(groups: &[[u8; 4]], s: Sq, dist: &mut [u16], nodes: &mut Vec<(Sq, u8)>) {
+/// Breadth first over (square, part of the floor round the box) from `s`, the player on any
+/// of its sides (`dist`, indexed `square * 4 + part`, and `nodes` are scratch): `push(square,
+/// part, d)` gives the node that one push in direction `d` (or one pull, for a backward
+/// search) leads to, if any, and `found(square, pushes)` hears of each new node.
+fn part_search(
+    groups: &[[u8; 4]],
+    s: Sq,
+    (dist, nodes): (&mut [u16], &mut Vec<(Sq, u8)>),
+    push: impl Fn(Sq, u8, Dir) -> Option<Sq>,
+    mut found: impl FnMut(Sq, u16),
+) {
     dist.fill(UNREACHABLE);
     nodes.clear();
     for label in groups[s.index()].iter().copied().filter(|&l| l != NO_GROUP) {
         if dist[s.index() * 4 + label as usize] == UNREACHABLE {
             dist[s.index() * 4 + label as usize] = 0;
             nodes.push((s, label));
+        }
+    }
+    let mut head = 0;
+    while head < nodes.len() {
+        let (t, label) = nodes[head];
+        head += 1;
+        let here = dist[t.index() * 4 + label as usize];
+        for d in Dir::ALL {
+            let Some(next) = push(t, label, d) else { continue };
+            // The player ends on the square the box left, on that side of `next`.
+            let part = groups[next.index()][d.opposite().index()];
+            let node = next.index() * 4 + part as usize;
+            if dist[node] == UNREACHABLE {
+                dist[node] = here + 1;
+                found(next, here + 1);
+                nodes.push((next, part));
+            }
         }
     }
 }
@@ -280,30 +265,17 @@ fn player_aware(a: &Analysis, blocked: impl Fn(Sq) -> bool, stop: &mut impl FnMu
         if blocked(goal) {
             continue;
         }
-        start_at(&groups, goal, &mut dist, &mut nodes);
-        let mut head = 0;
-        while head < nodes.len() {
-            let (t, label) = nodes[head];
-            head += 1;
-            let here = dist[t.index() * 4 + label as usize];
-            for d in Dir::ALL {
-                // The box came from `s`, pushed in direction `d`; the player, now on `s`, is in
-                // this part of the floor, and stood on the square behind `s` before the push.
-                let back = d.opposite();
-                let Some(s) = free(a.neighbor(t, back)) else { continue };
-                if groups[t.index()][back.index()] != label || free(a.neighbor(s, back)).is_none() {
-                    continue;
-                }
-                let before = groups[s.index()][back.index()];
-                let node = s.index() * 4 + before as usize;
-                if dist[node] == UNREACHABLE {
-                    dist[node] = here + 1;
-                    let cell = &mut table[s.index() * goals + g];
-                    *cell = (*cell).min(here + 1);
-                    nodes.push((s, before));
-                }
-            }
-        }
+        let pull = |t: Sq, label: u8, d: Dir| {
+            // The box came from `s`, pushed in direction `d`; the player, now on `s`, is in
+            // this part of the floor, and stood on the square behind `s` before the push.
+            let back = d.opposite();
+            let s = free(a.neighbor(t, back))?;
+            (groups[t.index()][back.index()] == label && free(a.neighbor(s, back)).is_some()).then_some(s)
+        };
+        part_search(&groups, goal, (&mut dist, &mut nodes), pull, |s, pushes| {
+            let cell = &mut table[s.index() * goals + g];
+            *cell = (*cell).min(pushes);
+        });
     }
     Some(table)
 }
@@ -333,29 +305,17 @@ pub fn player_aware_from(a: &Analysis, sources: &[Sq]) -> Vec<u16> {
     for (t, &source) in sources.iter().enumerate() {
         let row = &mut table[t * n..(t + 1) * n];
         row[source.index()] = 0;
-        start_at(&groups, source, &mut dist, &mut nodes);
-        let mut head = 0;
-        while head < nodes.len() {
-            let (s, label) = nodes[head];
-            head += 1;
-            let here = dist[s.index() * 4 + label as usize];
-            for d in Dir::ALL {
-                // The player, in this part of the floor, stands behind the box and pushes it
-                // in direction `d` onto `t`; it then stands on `s`.
-                let back = d.opposite();
-                let (Some(_), Some(to)) = (a.neighbor(s, back), a.neighbor(s, d)) else { continue };
-                if groups[s.index()][back.index()] != label {
-                    continue;
-                }
-                let after = groups[to.index()][back.index()];
-                let node = to.index() * 4 + after as usize;
-                if dist[node] == UNREACHABLE {
-                    dist[node] = here + 1;
-                    row[to.index()] = row[to.index()].min(here + 1);
-                    nodes.push((to, after));
-                }
-            }
-        }
+        let push = |s: Sq, label: u8, d: Dir| {
+            // The player, in this part of the floor, stands behind the box and pushes it in
+            // direction `d` onto `to`; it then stands on `s`.
+            let back = d.opposite();
+            a.neighbor(s, back)?;
+            let to = a.neighbor(s, d)?;
+            (groups[s.index()][back.index()] == label).then_some(to)
+        };
+        part_search(&groups, source, (&mut dist, &mut nodes), push, |to, pushes| {
+            row[to.index()] = row[to.index()].min(pushes);
+        });
     }
     table
 }

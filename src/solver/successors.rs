@@ -15,6 +15,7 @@ use super::deadlock;
 use super::hungarian::Stopped;
 use super::report::Stats;
 use super::state::BoxAt;
+use crate::analysis::region::Flood;
 use crate::analysis::{Analysis, Sq};
 use crate::level::{Dir, Square};
 use crate::solver::cuts::Cuts;
@@ -63,9 +64,11 @@ pub struct Successors {
     /// 1 on each square holding a box in the loaded state, 0 when empty.
     occupied: Vec<u8>,
     /// The player's region in the expanded state.
-    region: Region,
+    region: Flood,
+    /// The player's walk to each square of `region` (when the rules count walks).
+    walk: Vec<u32>,
     /// A child's region, searched without disturbing the parent's.
-    child_region: Region,
+    child_region: Flood,
     path: Vec<Sq>,
     corrals: Corrals,
     only: Vec<Sq>,
@@ -105,8 +108,9 @@ impl Successors {
         Successors {
             rules,
             occupied: vec![0; n],
-            region: Region::new(n),
-            child_region: Region::new(n),
+            region: Flood::new(n),
+            walk: vec![0; n],
+            child_region: Flood::new(n),
             path: Vec::new(),
             corrals: Corrals::new(n),
             only: Vec::new(),
@@ -145,14 +149,14 @@ impl Successors {
 
     /// The lowest square of the player's region from `player` in the loaded state.
     pub fn normalized(&mut self, a: &Analysis, player: Sq) -> Sq {
-        self.region.flood(a, &self.occupied, player, false)
+        flood(a, &mut self.region, &self.occupied, player, None)
     }
 
     /// Writes the player's region of the last [`Successors::normalized`] or expansion to
     /// `bits`, one bit per square (`bits[s / 64] >> (s % 64) & 1`).
     pub fn region_bits(&self, bits: &mut [u64]) {
         bits.fill(0);
-        for s in &self.region.queue {
+        for s in self.region.squares() {
             bits[s.index() / 64] |= 1 << (s.index() % 64);
         }
     }
@@ -179,7 +183,8 @@ impl Successors {
         out.clear();
         self.load(boxes);
         // The region's lowest square: the normalised player, whatever square `player` is.
-        let lowest = self.region.flood(a, &self.occupied, player, self.rules.walks);
+        let walk = self.rules.walks.then_some(&mut self.walk[..]);
+        let lowest = flood(a, &mut self.region, &self.occupied, player, walk);
         self.cuts = CutsState::None;
         self.only.clear();
         let restricted = self.rules.corrals && {
@@ -212,7 +217,7 @@ impl Successors {
                     stats.pruned_dead_square += 1;
                     continue;
                 }
-                let walk = if self.rules.walks { self.region.dist[behind.index()] } else { 0 };
+                let walk = if self.rules.walks { self.walk[behind] } else { 0 };
                 self.occupied[b.sq.index()] = 0;
                 self.occupied[to.index()] = 1;
                 let verdict = if !self.rules.deadlocks {
@@ -256,7 +261,7 @@ impl Successors {
         // region's lowest square): the region is the parent's, less `to`, plus `from`.
         let unchanged = sides_known && (!self.reached(to) || to != lowest && !cuts_locally(a, &self.occupied, to));
         if unchanged {
-            debug_assert_eq!(lowest.min(from), self.child_region.flood(a, &self.occupied, from, false));
+            debug_assert_eq!(lowest.min(from), flood(a, &mut self.child_region, &self.occupied, from, None));
             lowest.min(from)
         } else if sides_known && self.cuts != CutsState::None {
             self.player_by_cuts(a, from, to, lowest)
@@ -264,7 +269,7 @@ impl Successors {
             if sides_known && self.loaded.len() >= CROWDED {
                 self.cuts = CutsState::Wanted;
             }
-            self.child_region.flood(a, &self.occupied, from, false)
+            flood(a, &mut self.child_region, &self.occupied, from, None)
         }
     }
 
@@ -286,7 +291,7 @@ impl Successors {
                 low = low.min(self.cut_points.part(a, &self.occupied, to.index(), usize::from(t)).1);
             }
         }
-        debug_assert_eq!(Sq::new(usize::from(low)), self.child_region.flood(a, &self.occupied, from, false));
+        debug_assert_eq!(Sq::new(usize::from(low)), flood(a, &mut self.child_region, &self.occupied, from, None));
         Sq::new(usize::from(low))
     }
 
@@ -356,60 +361,30 @@ fn cuts_locally(a: &Analysis, occupied: &[u8], s: Sq) -> bool {
     false
 }
 
-/// A player region found by breadth-first search, marked with a generation stamp so that a new
-/// search needs no clearing.
-#[derive(Debug)]
-struct Region {
-    stamp: Vec<u32>,
-    generation: u32,
-    /// Walking distances from the start (filled only when asked for).
-    dist: Vec<u32>,
-    queue: Vec<Sq>,
-}
-
-impl Region {
-    fn new(squares: usize) -> Region {
-        Region { stamp: vec![0; squares], generation: 0, dist: vec![0; squares], queue: Vec::with_capacity(squares) }
-    }
-
-    #[inline]
-    fn contains(&self, s: Sq) -> bool {
-        self.stamp[s.index()] == self.generation
-    }
-
-    /// Marks the empty squares reachable from `start` (with walking distances if `distances`)
-    /// and returns the lowest of them.
-    fn flood(&mut self, a: &Analysis, occupied: &[u8], start: Sq, distances: bool) -> Sq {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.fill(0);
-            self.generation = 1;
-        }
-        let generation = self.generation;
-        let Region { stamp, dist, queue, .. } = self;
-        queue.clear();
-        queue.push(start);
-        stamp[start.index()] = generation;
-        dist[start.index()] = 0;
-        let mut lowest = start.index();
-        let mut head = 0;
-        while head < queue.len() {
-            let s = queue[head].index();
-            head += 1;
-            // The raw table: a wall is `u16::MAX`, past every square.
-            for t in a.neighbor_indices(Sq::new(s)) {
-                let t = usize::from(t);
-                if t < stamp.len() && stamp[t] != generation && occupied[t] == 0 {
-                    stamp[t] = generation;
-                    if distances {
-                        dist[t] = dist[s] + 1;
+/// The player's region from `start` in `occupied` (with walking distances in `walk` if
+/// `distances`); returns its lowest square.
+#[inline]
+fn flood(a: &Analysis, region: &mut Flood, occupied: &[u8], start: Sq, walk: Option<&mut [u32]>) -> Sq {
+    match walk {
+        None => region.fill(a, start, |t| occupied[t] == 0),
+        Some(walk) => {
+            walk[start] = 0;
+            let mut lowest = start;
+            region.fill_with(
+                a,
+                start,
+                |_, _| true,
+                |s, t| {
+                    if occupied[t] != 0 {
+                        return false;
                     }
+                    walk[t] = walk[s] + 1;
                     lowest = lowest.min(t);
-                    queue.push(Sq::new(t));
-                }
-            }
+                    true
+                },
+            );
+            lowest
         }
-        Sq::new(lowest)
     }
 }
 
@@ -456,7 +431,7 @@ mod tests {
             for &b in level.boxes() {
                 occupied[a.sq(b).index()] = 1;
             }
-            let mut region = Region::new(a.squares());
+            let mut region = Flood::new(a.squares());
             let mut local = 0;
             for s in (0..a.squares()).map(Sq::new) {
                 if occupied[s.index()] != 0 {
@@ -469,7 +444,7 @@ mod tests {
                     .filter(|t| occupied[t.index()] == 0)
                     .collect();
                 let connected = sides.first().is_none_or(|&first| {
-                    region.flood(&a, &occupied, first, false);
+                    flood(&a, &mut region, &occupied, first, None);
                     sides.iter().all(|&t| region.contains(t))
                 });
                 if !cuts_locally(&a, &occupied, s) {

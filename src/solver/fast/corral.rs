@@ -17,8 +17,8 @@
 use std::collections::HashSet;
 
 use super::raw::{NONE, RawIndex};
-use super::reach::Reach;
-use crate::analysis::Analysis;
+use crate::analysis::region::{Flood, Step, spread};
+use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
 
 /// Reusable scratch for corral checks.
@@ -27,10 +27,10 @@ pub struct CorralCheck {
     occupied: Vec<u8>,
     /// The player's reach in the position being looked at, and a second one for its
     /// children's normalised player squares.
-    reach: Reach,
-    reach2: Reach,
+    reach: Flood,
+    reach2: Flood,
     /// The flood of the corral's area.
-    queue: Vec<u16>,
+    queue: Vec<Sq>,
     path: Vec<crate::analysis::Sq>,
     /// Most states one check may visit.
     pub budget: usize,
@@ -41,8 +41,8 @@ impl CorralCheck {
         CorralCheck {
             in_c: vec![false; n],
             occupied: vec![0; n],
-            reach: Reach::new(n),
-            reach2: Reach::new(n),
+            reach: Flood::new(n),
+            reach2: Flood::new(n),
             queue: Vec::new(),
             path: Vec::new(),
             budget: 500,
@@ -74,31 +74,30 @@ impl CorralCheck {
                 let t = a.nb(b as usize, d);
                 if t != NONE && occupied[t as usize] == 0 && !reached(t as usize) && !self.in_c[t as usize] {
                     self.in_c[t as usize] = true;
-                    self.queue.push(t);
+                    self.queue.push(Sq::new(t as usize));
                 }
             }
         }
-        let mut head = 0;
-        while head < self.queue.len() {
-            let s = self.queue[head] as usize;
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                if t == NONE {
-                    continue;
-                }
-                let t = t as usize;
+        let in_c = &mut self.in_c;
+        spread(
+            a,
+            &mut self.queue,
+            |_, _| true,
+            |_, _, t| {
                 if occupied[t] != 0 {
-                    if !in_s[t] {
-                        in_s[t] = true;
-                        s_boxes.push(t as u16);
+                    if !in_s[t.index()] {
+                        in_s[t.index()] = true;
+                        s_boxes.push(t.index() as u16);
                     }
-                } else if !self.in_c[t] && !reached(t) {
-                    self.in_c[t] = true;
-                    self.queue.push(t as u16);
+                    Step::Skip
+                } else if !in_c[t] && !reached(t.index()) {
+                    in_c[t] = true;
+                    Step::Enter
+                } else {
+                    Step::Skip
                 }
-            }
-        }
+            },
+        );
         if self.queue.is_empty() || s_boxes.iter().all(|&b| (b as usize) < a.goals()) {
             return false;
         }
@@ -116,9 +115,9 @@ impl CorralCheck {
             }
             let (boxes, player) = frontier[head].clone();
             head += 1;
-            // Reach of the player; an escape when it steps into C.
+            // Flood of the player; an escape when it steps into C.
             self.fill_reach(a, &boxes, player as usize);
-            if (0..n).any(|s| self.reach.has(s) && self.in_c[s]) {
+            if (0..n).any(|s| self.reach.contains(Sq::new(s)) && self.in_c[s]) {
                 self.clear(&boxes);
                 return false;
             }
@@ -126,7 +125,11 @@ impl CorralCheck {
                 for d in Dir::ALL {
                     let t = a.nb(b as usize, d);
                     let p = a.nb(b as usize, d.opposite());
-                    if t == NONE || p == NONE || !self.reach.has(p as usize) || self.occupied[t as usize] != 0 {
+                    if t == NONE
+                        || p == NONE
+                        || !self.reach.contains(Sq::new(p as usize))
+                        || self.occupied[t as usize] != 0
+                    {
                         continue;
                     }
                     if t as usize >= a.live() {
@@ -169,7 +172,7 @@ impl CorralCheck {
         for &b in boxes {
             self.occupied[b as usize] = 1;
         }
-        self.reach.flood(a, &self.occupied, player)
+        self.reach.player(a, &self.occupied, Sq::new(player)).index() as u16
     }
 
     fn clear(&mut self, boxes: &[u16]) {
@@ -188,7 +191,7 @@ impl CorralCheck {
     /// The lowest square reachable from `player` on the current scratch board, flooded with a
     /// second set of marks so the caller's reach stays intact.
     fn lowest_on_board(&mut self, a: &Analysis, player: usize) -> u16 {
-        self.reach2.flood(a, &self.occupied, player)
+        self.reach2.player(a, &self.occupied, Sq::new(player)).index() as u16
     }
 }
 

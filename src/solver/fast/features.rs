@@ -25,8 +25,9 @@
 
 use super::macros::MacroMove;
 use super::packing::PackingPlan;
-use super::raw::{NONE, RawIndex};
-use crate::analysis::Analysis;
+use super::raw::NONE;
+use crate::analysis::region::Labels;
+use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
 
 /// Connectivity values above this share one cell. States whose boxes cut the floor into many
@@ -38,15 +39,10 @@ pub const MAX_REGIONS: u16 = 4;
 /// A feature-space cell: (packing, connectivity, filled, blocked; 0 when not counted).
 pub type Cell = [u16; 4];
 
-/// Scratch for the region flood fill, and whether cells count the boxes on goals.
+/// Scratch for the region labelling, and whether cells count the boxes on goals.
 pub struct Features {
-    label: Vec<u32>,
-    generation: u32,
-    queue: Vec<u16>,
-    /// The labelling of the last full flood: labels above `base` are its regions, and
-    /// `seeds[label - base - 1]` is the lowest square of each (regions are found in index order).
-    base: u32,
-    seeds: Vec<u16>,
+    /// The regions of the last full flood (regions are found in index order).
+    labels: Labels,
     filled: bool,
     blocked: bool,
 }
@@ -63,79 +59,35 @@ impl Features {
     /// Scratch for the level of `a`; `filled` says whether cells count the boxes on goals,
     /// `blocked` whether they say that boxes block the way to the plan's next goal.
     pub fn new(a: &Analysis, filled: bool, blocked: bool) -> Features {
-        let n = a.squares();
-        Features { label: vec![0; n], generation: 0, queue: Vec::new(), base: 0, seeds: Vec::new(), filled, blocked }
+        Features { labels: Labels::new(a.squares()), filled, blocked }
     }
 
     /// Floods the free floor (squares with `occupied == 0`) and returns the number of regions
     /// and the lowest index of the region holding `player`.
     pub fn regions(&mut self, a: &Analysis, occupied: &[u8], player: usize) -> Regions {
-        // Each region gets its own generation number; start fresh when they could overflow.
-        if self.generation > u32::MAX - a.squares() as u32 - 2 {
-            self.label.fill(0);
-            self.generation = 0;
-        }
-        let base = self.generation;
-        self.base = base;
-        self.seeds.clear();
-        let mut count = 0u16;
-        let mut player_region = NONE;
-        for s in 0..a.squares() {
-            if occupied[s] != 0 || self.label[s] > base {
-                continue;
-            }
-            count += 1;
-            self.seeds.push(s as u16);
-            self.generation += 1;
-            let g = self.generation;
-            self.label[s] = g;
-            self.queue.clear();
-            self.queue.push(s as u16);
-            let mut head = 0;
-            while head < self.queue.len() {
-                let q = self.queue[head] as usize;
-                head += 1;
-                if q == player {
-                    player_region = s as u16;
-                }
-                for d in Dir::ALL {
-                    let t = a.nb(q, d);
-                    if t != NONE && occupied[t as usize] == 0 && self.label[t as usize] <= base {
-                        self.label[t as usize] = g;
-                        self.queue.push(t);
-                    }
-                }
-            }
-        }
-        Regions { count, player: player_region }
-    }
-
-    /// The region (0-based) of free square `s` in the last full flood.
-    fn region_of(&self, s: usize) -> usize {
-        (self.label[s] - self.base - 1) as usize
+        let count = self.labels.fill(a, |t| occupied[t] == 0) as u16;
+        let player = self.labels.region_of(Sq::new(player)).map_or(NONE, |r| self.labels.seed(r).index() as u16);
+        Regions { count, player }
     }
 
     /// The regions of a child of the last fully flooded position (the parent, `count` regions)
     /// after move `m`: only the squares round `from` are looked at for the count; the player's
     /// region comes with the move (the box search worked it out, see [`MacroMove::player`]).
     pub fn child_regions(&self, a: &Analysis, count: u16, m: MacroMove) -> Regions {
-        let (from, splits) = (m.from as usize, m.splits);
+        let from = Sq::new(m.from as usize);
         // Freeing `from` merges the parent regions around it into one (or makes a new one).
         let mut merged = [usize::MAX; 4];
         let mut k = 0;
         for d in Dir::ALL {
-            let t = a.nb(from, d);
-            if t == NONE || self.label[t as usize] <= self.base {
-                continue; // a wall or a box of the parent
-            }
-            let r = self.region_of(t as usize);
+            // A wall or a box of the parent has no region.
+            let Some(r) = a.neighbor(from, d).and_then(|t| self.labels.region_of(t)) else { continue };
             if !merged[..k].contains(&r) {
                 merged[k] = r;
                 k += 1;
             }
         }
         // Then the box on `to` splits its region into `splits` parts.
-        let total = (count as usize + 1 - k - 1 + splits as usize) as u16;
+        let total = (count as usize + 1 - k - 1 + m.splits as usize) as u16;
         Regions { count: total, player: m.player }
     }
 
@@ -162,6 +114,7 @@ mod tests {
     use super::*;
     use crate::format::parse_levels;
     use crate::solver::fast::packing::Peel;
+    use crate::solver::fast::raw::RawIndex;
 
     #[test]
     fn regions_count_the_parts_of_the_floor() {

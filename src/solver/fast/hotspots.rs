@@ -11,9 +11,9 @@
 //! box's pushes use can change its reach, so each square's pushes are searched once without
 //! obstacle and once per square they use.
 
-use super::raw::{NONE, RawIndex};
-use crate::analysis::Analysis;
-use crate::level::Dir;
+use super::raw::NONE;
+use crate::analysis::region::relaxed_pushes;
+use crate::analysis::{Analysis, Sq};
 
 /// Levels with more live squares than this get no table (its cost grows with the square of
 /// the live squares times their pushes); the advisor then stays silent.
@@ -130,7 +130,7 @@ struct BoxReach {
     seen: Vec<bool>,
     /// Squares the last search's pushes used (box squares and the squares behind them).
     used: Vec<bool>,
-    queue: Vec<usize>,
+    queue: Vec<Sq>,
 }
 
 impl BoxReach {
@@ -140,30 +140,27 @@ impl BoxReach {
         self.seen.fill(false);
         self.used.fill(false);
         self.queue.clear();
-        self.queue.push(x);
+        self.queue.push(Sq::new(x));
         self.seen[x] = true;
-        let mut goals = 0;
-        let mut head = 0;
-        while head < self.queue.len() {
-            let s = self.queue[head];
-            head += 1;
-            self.used[s] = true;
-            goals += usize::from(s < a.goals());
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                let behind = a.nb(s, d.opposite());
-                if t == NONE || behind == NONE {
-                    continue;
+        self.used[x] = true;
+        let mut goals = usize::from(x < a.goals());
+        let BoxReach { seen, used, queue } = self;
+        relaxed_pushes(
+            a,
+            queue,
+            |_, _| true,
+            |_, t, behind| {
+                let (t, behind) = (t.index(), behind.index());
+                if t >= a.live() || t == blocked || behind == blocked || seen[t] {
+                    return false;
                 }
-                let (t, behind) = (t as usize, behind as usize);
-                if t >= a.live() || t == blocked || behind == blocked || self.seen[t] {
-                    continue;
-                }
-                self.seen[t] = true;
-                self.used[behind] = true;
-                self.queue.push(t);
-            }
-        }
+                seen[t] = true;
+                used[t] = true;
+                used[behind] = true;
+                goals += usize::from(t < a.goals());
+                true
+            },
+        );
         goals
     }
 }
@@ -184,7 +181,7 @@ mod tests {
         // Corridor: the box on the left can reach the goal only through the squares to its right.
         let (level, a) = analysis("#########\n#@$  $..#\n#########\n");
         let hot = Hotspots::new(&a, &mut || false).expect("not stopped");
-        let boxes: Vec<u16> = level.boxes().iter().map(|&b| a.index_of(b) as u16).collect();
+        let boxes: Vec<u16> = level.boxes().iter().map(|&b| a.sq(b).index() as u16).collect();
         let (left, right) = (boxes[0] as usize, boxes[1] as usize);
         assert!(hot.blocks(left, right), "the right box stands in the left one's way");
         assert!(!hot.blocks(right, left), "the left box is not on the right one's way");
@@ -207,7 +204,7 @@ mod tests {
     fn incremental_count_matches_a_full_recount() {
         let (level, a) = analysis(XSOKOBAN_1);
         let hot = Hotspots::new(&a, &mut || false).expect("not stopped");
-        let mut boxes: Vec<u16> = level.boxes().iter().map(|&b| a.index_of(b) as u16).collect();
+        let mut boxes: Vec<u16> = level.boxes().iter().map(|&b| a.sq(b).index() as u16).collect();
         boxes.sort_unstable();
         let mut counts = Vec::new();
         let mut scratch = Vec::new();

@@ -18,8 +18,9 @@
 //! The same search, rerun from the same position, rebuilds the pushes of a chosen move, so the
 //! search tree only stores the move's end points.
 
-use super::raw::{NONE, RawIndex, Stamps};
-use crate::analysis::Analysis;
+use super::raw::{NONE, RawIndex};
+use crate::analysis::region::{self, Flood};
+use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
 use crate::solver::cuts::Cuts;
 
@@ -49,8 +50,7 @@ pub struct Macros {
     queue: Vec<u32>,
     group_stamp: Vec<u32>,
     groups: Vec<[u8; 4]>,
-    flood: Stamps,
-    flood_queue: Vec<u16>,
+    flood: Flood,
     cuts: Cuts,
 }
 
@@ -64,8 +64,7 @@ impl Macros {
             queue: Vec::new(),
             group_stamp: vec![0; n],
             groups: vec![[u8::MAX; 4]; n],
-            flood: Stamps::new(n),
-            flood_queue: Vec::new(),
+            flood: Flood::new(n),
             cuts: Cuts::new(n),
         }
     }
@@ -97,52 +96,7 @@ impl Macros {
 
     /// [`Macros::side_groups`] by flooding from each side until every side is labelled.
     fn flood_groups(&mut self, a: &Analysis, occupied: &[u8], pos: usize) -> [u8; 4] {
-        let mut sides = [NONE; 4];
-        let mut labels = [u8::MAX; 4];
-        for d in Dir::ALL {
-            let t = a.nb(pos, d);
-            if t != NONE && occupied[t as usize] == 0 {
-                sides[d.index()] = t;
-            }
-        }
-        let mut next_label = 0u8;
-        for i in 0..4 {
-            if sides[i] == NONE || labels[i] != u8::MAX {
-                continue;
-            }
-            labels[i] = next_label;
-            let mut missing = (i + 1..4).filter(|&j| sides[j] != NONE && labels[j] == u8::MAX).count();
-            if missing > 0 {
-                self.flood.clear();
-                self.flood_queue.clear();
-                self.flood_queue.push(sides[i]);
-                self.flood.mark(sides[i] as usize);
-                let mut head = 0;
-                'flood: while head < self.flood_queue.len() {
-                    let s = self.flood_queue[head] as usize;
-                    head += 1;
-                    for d in Dir::ALL {
-                        let t = a.nb(s, d);
-                        if t == NONE || occupied[t as usize] != 0 || self.flood.has(t as usize) {
-                            continue;
-                        }
-                        self.flood.mark(t as usize);
-                        self.flood_queue.push(t);
-                        for j in i + 1..4 {
-                            if sides[j] == t && labels[j] == u8::MAX {
-                                labels[j] = next_label;
-                                missing -= 1;
-                                if missing == 0 {
-                                    break 'flood;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            next_label += 1;
-        }
-        labels
+        region::side_groups(a, &mut self.flood, Sq::new(pos), |t| occupied[t] == 0)
     }
 
     /// Runs the box search for the box on `b`; `reached(s)` says whether the player can walk

@@ -120,7 +120,6 @@ mod packing;
 mod portfolio;
 mod pull;
 mod raw;
-mod reach;
 mod search;
 mod staging;
 mod way;

@@ -49,9 +49,11 @@
 //! above; a layer of boxes that cannot get back to the start squares leaves without parking,
 //! and boxes that no layer takes leave one at a time after the layers, parking as above.
 
-use super::raw::{NONE, RawIndex, Stamps};
-use super::reach::Reach;
-use crate::analysis::{Analysis, UNREACHABLE};
+use std::cell::Cell;
+
+use super::raw::{NONE, RawIndex};
+use crate::analysis::region::Flood;
+use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};
 
@@ -168,7 +170,7 @@ impl PackingPlan {
         let goals = a.goals();
         // The goals filled so far (1 each), the walls of both checks.
         let mut filled = vec![0u8; a.squares()];
-        let mut reach = Reach::new(a.squares());
+        let mut reach = Flood::new(a.squares());
         let mut left: Vec<u16> = self.order.clone();
         let mut order = Vec::with_capacity(goals);
         // Each check builds a table: a few per goal at most, then the plan's order as it is.
@@ -237,15 +239,15 @@ fn fillable(a: &Analysis, walls: &[u8], starts: &[bool], stop: &mut dyn FnMut() 
 /// fills `g` now cannot be followed (XSokoban 74: the goal at the goal room's far entrance
 /// filled from outside shuts the player out of the room's other side, whose goals are still
 /// empty).
-fn player_goes_on(a: &Analysis, filled: &[u8], g: usize, starts: &[bool], reach: &mut Reach) -> bool {
+fn player_goes_on(a: &Analysis, filled: &[u8], g: usize, starts: &[bool], reach: &mut Flood) -> bool {
     let open = |s: u16| s != NONE && filled[s as usize] == 0;
     Dir::ALL.into_iter().any(|d| {
         let from = a.nb(g, d.opposite());
         if !open(from) || !open(a.nb(from as usize, d.opposite())) {
             return false;
         }
-        reach.flood(a, filled, from as usize);
-        (0..a.goals()).all(|h| filled[h] != 0 || starts[h] || reach.has(h))
+        reach.player(a, filled, Sq::new(from as usize));
+        (0..a.goals()).all(|h| filled[h] != 0 || starts[h] || reach.contains(Sq::new(h)))
     })
 }
 
@@ -255,17 +257,17 @@ fn player_goes_on(a: &Analysis, filled: &[u8], g: usize, starts: &[bool], reach:
 fn behind_goals(a: &Analysis, starts: &[bool], player: usize) -> Vec<bool> {
     let n = a.squares();
     let walls: Vec<u8> = (0..n).map(|s| u8::from(s < a.goals())).collect();
-    let mut reach = Reach::new(n);
-    reach.flood(a, &walls, player);
+    let mut reach = Flood::new(n);
+    reach.player(a, &walls, Sq::new(player));
     // Squares seen by some flood: the player's part, then each part behind the goals in turn.
-    let mut seen: Vec<bool> = (0..n).map(|s| reach.has(s)).collect();
+    let mut seen: Vec<bool> = (0..n).map(|s| reach.contains(Sq::new(s))).collect();
     let mut back = vec![false; n];
     for s in a.goals()..n {
         if seen[s] {
             continue;
         }
-        reach.flood(a, &walls, s);
-        let part: Vec<usize> = (a.goals()..n).filter(|&t| reach.has(t)).collect();
+        reach.player(a, &walls, Sq::new(s));
+        let part: Vec<usize> = (a.goals()..n).filter(|&t| reach.contains(Sq::new(t))).collect();
         let empty = !part.iter().any(|&t| starts[t]);
         for t in part {
             seen[t] = true;
@@ -288,17 +290,16 @@ pub enum Peel {
 /// (`u32::MAX` where it cannot walk).
 fn walking_distances(a: &Analysis, player: usize) -> Vec<u32> {
     let mut dist = vec![u32::MAX; a.squares()];
-    let mut queue = std::collections::VecDeque::from([player]);
     dist[player] = 0;
-    while let Some(s) = queue.pop_front() {
-        for d in Dir::ALL {
-            let t = a.nb(s, d);
-            if t != NONE && dist[t as usize] == u32::MAX {
-                dist[t as usize] = dist[s] + 1;
-                queue.push_back(t as usize);
-            }
-        }
-    }
+    Flood::new(a.squares()).fill_with(
+        a,
+        Sq::new(player),
+        |_, _| true,
+        |s, t| {
+            dist[t] = dist[s] + 1;
+            true
+        },
+    );
     dist
 }
 
@@ -313,17 +314,17 @@ fn entry_sides(a: &Analysis, starts: &[bool], player: usize, stop: &mut dyn FnMu
     let n = a.squares();
     let mut entries = vec![0u8; n];
     let mut boxed = vec![0u8; n];
-    let mut reach = Reach::new(n);
+    let mut reach = Flood::new(n);
     for s in (a.goals()..n).filter(|&s| starts[s]) {
         if stop() {
             return None;
         }
         boxed[s] = 1;
-        reach.flood(a, &boxed, player);
+        reach.player(a, &boxed, Sq::new(player));
         boxed[s] = 0;
         for d in Dir::ALL {
             let t = a.nb(s, d);
-            if t != NONE && reach.has(t as usize) {
+            if t != NONE && reach.contains(Sq::new(t as usize)) {
                 entries[s] |= 1 << d.index();
             }
         }
@@ -691,16 +692,15 @@ impl Pulls {
 /// and whether the box cuts the floor. The plan's parking squares and the staging advisor's
 /// squares (`staging.rs`) must not cut it.
 pub(super) struct SideFlood {
-    /// The squares the current flood reached.
-    flood: Stamps,
-    queue: Vec<usize>,
+    /// The current flood round the box.
+    flood: Flood,
     /// Flood steps since [`SideFlood::take_steps`] last asked.
     steps: usize,
 }
 
 impl SideFlood {
     pub(super) fn new(n: usize) -> SideFlood {
-        SideFlood { flood: Stamps::new(n), queue: Vec::new(), steps: 0 }
+        SideFlood { flood: Flood::new(n), steps: 0 }
     }
 
     /// Flood steps taken since the last call.
@@ -727,30 +727,25 @@ impl SideFlood {
     /// `pos`. The flood stops once every free side is reached (in open floor, after a few
     /// steps), which gives the same mask as flooding the whole region.
     fn reachable_sides(&mut self, a: &Analysis, occupied: &[bool], pos: usize, start: usize) -> u8 {
-        let sides = Dir::ALL.map(|d| a.nb(pos, d)).map(|t| (t != NONE && !occupied[t as usize]).then_some(t as usize));
-        self.flood.clear();
-        let mut missing = sides.iter().filter(|t| t.is_some_and(|t| t != start)).count();
-        self.queue.clear();
-        self.flood.mark(start);
-        self.flood.mark(pos);
-        self.queue.push(start);
-        let mut head = 0;
-        while head < self.queue.len() && missing > 0 {
-            let s = self.queue[head];
-            head += 1;
-            for d in Dir::ALL {
-                let t = a.nb(s, d);
-                if t != NONE && !occupied[t as usize] && !self.flood.has(t as usize) {
-                    self.flood.mark(t as usize);
-                    self.queue.push(t as usize);
-                    missing -= sides.iter().filter(|&&side| side == Some(t as usize)).count();
+        let (pos, start) = (Sq::new(pos), Sq::new(start));
+        let sides = Dir::ALL.map(|d| a.neighbor(pos, d).filter(|&t| !occupied[t]));
+        let missing = Cell::new(sides.iter().filter(|t| t.is_some_and(|t| t != start)).count());
+        let open = |t: Sq| t != pos && !occupied[t];
+        self.steps += self.flood.fill_with(
+            a,
+            start,
+            |_, _| missing.get() > 0,
+            |_, t| {
+                if !open(t) {
+                    return false;
                 }
-            }
-        }
-        self.steps += head;
+                missing.set(missing.get() - sides.iter().filter(|&&side| side == Some(t)).count());
+                true
+            },
+        );
         let mut mask = 0;
         for (d, side) in Dir::ALL.into_iter().zip(sides) {
-            if side.is_some_and(|t| self.flood.has(t) && t != pos) {
+            if side.is_some_and(|t| self.flood.contains(t)) {
                 mask |= 1 << d.index();
             }
         }
@@ -956,7 +951,7 @@ mod tests {
         let a = Analysis::new(&level);
         let starts = starts_of(&level, &a);
         let goal_at = |c: usize| a.index_of(level.square_at(1, c).unwrap());
-        let mut reach = Reach::new(a.squares());
+        let mut reach = Flood::new(a.squares());
         for (first, ok) in [(4, false), (5, true)] {
             let mut filled = vec![0u8; a.squares()];
             filled[goal_at(first)] = 1;
@@ -976,8 +971,8 @@ mod tests {
         let plan =
             PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false).unwrap();
         let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
-        let mut reach = Reach::new(a.squares());
-        let goes_on = |order: &[u16], reach: &mut Reach| {
+        let mut reach = Flood::new(a.squares());
+        let goes_on = |order: &[u16], reach: &mut Flood| {
             let mut filled = vec![0u8; a.squares()];
             order.iter().all(|&g| {
                 filled[g as usize] = 1;

@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use super::keyed::{self, Keyed, hash_key};
 use super::raw::{NONE, RawIndex};
-use super::reach::Reach;
+use crate::analysis::region::{Flood, relaxed_pushes};
 use crate::analysis::{Analysis, Sq};
 use crate::level::{Dir, Level};
 use crate::solver::cuts::Cuts;
@@ -222,20 +222,19 @@ fn start_distances(a: &Analysis, starts: &[u16], aware: bool) -> Vec<u16> {
         let row = &mut dist[t * n..(t + 1) * n];
         row[s as usize] = 0;
         queue.clear();
-        queue.push(s);
-        let mut head = 0;
-        while head < queue.len() {
-            let b = queue[head] as usize;
-            head += 1;
-            for d in Dir::ALL {
-                let behind = a.nb(b, d.opposite());
-                let ahead = a.nb(b, d);
-                if behind != NONE && ahead != NONE && row[ahead as usize] == NONE {
-                    row[ahead as usize] = row[b] + 1;
-                    queue.push(ahead);
+        queue.push(Sq::new(s as usize));
+        relaxed_pushes(
+            a,
+            &mut queue,
+            |_, _| true,
+            |b, ahead, _| {
+                let fresh = row[ahead] == NONE;
+                if fresh {
+                    row[ahead] = row[b] + 1;
                 }
-            }
-        }
+                fresh
+            },
+        );
     }
     dist
 }
@@ -269,7 +268,7 @@ pub struct Puller {
     expanded: u64,
     // Scratch, reused by every expansion.
     occupied: Vec<u8>,
-    reach: Reach,
+    reach: Flood,
     /// The articulation points of the expanded state's region, for the children's regions.
     cuts: Cuts,
     hungarian: Hungarian,
@@ -314,7 +313,7 @@ impl Puller {
             finished: true,
             expanded: 0,
             occupied: vec![0; n],
-            reach: Reach::new(n),
+            reach: Flood::new(n),
             cuts: Cuts::new(n),
             hungarian: Hungarian::default(),
             key: vec![0; words],
@@ -336,7 +335,7 @@ impl Puller {
             p.occupied[s as usize] = 1;
             p.target[s as usize / 64] |= 1 << (s % 64);
         }
-        p.target_player = p.reach.flood(a, &p.occupied, a.index_of(level.player()));
+        p.target_player = p.reach.player(a, &p.occupied, Sq::new(a.index_of(level.player()))).index() as u16;
         p.occupied.fill(0);
         p.boxes.extend(0..a.goals() as u16);
         for &b in &p.boxes {
@@ -353,9 +352,9 @@ impl Puller {
             if p.occupied[s] != 0 || seen[s] {
                 continue;
             }
-            let player = p.reach.flood(a, &p.occupied, s);
+            let player = p.reach.player(a, &p.occupied, Sq::new(s)).index() as u16;
             for (q, seen) in seen.iter_mut().enumerate() {
-                *seen |= p.reach.has(q);
+                *seen |= p.reach.contains(Sq::new(q));
             }
             let root = PullNode { parent: ROOT, to: 0, dir: 0, player };
             let id = p.tree.insert(&p.key, root, hash_key(&p.key));
@@ -569,9 +568,9 @@ impl Puller {
                 (false, _) => lowest,
                 (true, false) => lowest.min(others).min(from as u16),
                 // Another region joins through `from`: its squares are not in the cuts.
-                (true, true) => self.reach.flood(a, &self.occupied, step),
+                (true, true) => self.reach.player(a, &self.occupied, Sq::new(step)).index() as u16,
             };
-            debug_assert_eq!(player, Reach::new(n).flood(a, &self.occupied, step));
+            debug_assert_eq!(player, Flood::new(n).player(a, &self.occupied, Sq::new(step)).index() as u16);
             self.occupied[to] = 0;
             self.occupied[from] = 1;
             let child = &mut self.child;

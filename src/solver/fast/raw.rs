@@ -1,5 +1,4 @@
-//! Raw solver indices for the fast engine's flat tables, and [`Stamps`], the marks its floods
-//! over them clear in O(1).
+//! Raw solver indices for the fast engine's flat tables.
 //!
 //! The fast engine indexes its per-square tables by `usize` solver index and marks a wall
 //! neighbour with [`NONE`]. This module is the one bridge between those indices and the
@@ -54,60 +53,4 @@ pub fn freeze(a: &Analysis, occupied: &[u8], t: usize, path: &mut Vec<Sq>) -> bo
 /// [`deadlock::block_2x2`] on a raw index.
 pub fn block_2x2(a: &Analysis, occupied: &[u8], t: usize) -> bool {
     deadlock::block_2x2(a, occupied, Sq::new(t))
-}
-
-/// Marks on raw indices that [`Stamps::clear`] wipes in O(1): a square is marked while its
-/// stamp is the current round's, and the stamps start over only when the round counter wraps.
-/// The floods of the fast engine (player reach, the sides round a box) each keep one.
-pub struct Stamps {
-    stamp: Vec<u32>,
-    round: u32,
-}
-
-impl Stamps {
-    /// Marks for `n` squares (call [`Stamps::clear`] before the first use).
-    pub fn new(n: usize) -> Stamps {
-        Stamps { stamp: vec![0; n], round: 0 }
-    }
-
-    /// Unmarks every square.
-    pub fn clear(&mut self) {
-        self.round = self.round.wrapping_add(1);
-        if self.round == 0 {
-            self.stamp.fill(0);
-            self.round = 1;
-        }
-    }
-
-    /// Marks `s`.
-    #[inline]
-    pub fn mark(&mut self, s: usize) {
-        self.stamp[s] = self.round;
-    }
-
-    /// Whether `s` is marked.
-    #[inline]
-    pub fn has(&self, s: usize) -> bool {
-        self.stamp[s] == self.round
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Stamps;
-
-    #[test]
-    fn a_clear_unmarks_everything_also_when_the_rounds_wrap() {
-        let mut marks = Stamps::new(3);
-        marks.clear();
-        marks.mark(1);
-        assert!(marks.has(1) && !marks.has(0) && !marks.has(2));
-        marks.clear();
-        assert!(!marks.has(1));
-        marks.mark(2);
-        marks.round = u32::MAX;
-        marks.mark(0);
-        marks.clear();
-        assert!((0..3).all(|s| !marks.has(s)), "stamps from before the wrap do not count");
-    }
 }

@@ -21,9 +21,9 @@ use super::macros::{MacroMove, Macros};
 use super::packing::{PackingPlan, Peel};
 use super::pull::{Backward, Found};
 use super::raw::{NONE, RawIndex};
-use super::reach::Reach;
 use super::staging::{self, Aside};
 use super::way::Way;
+use crate::analysis::region::{Flood, Step, spread};
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{BuildOptions, Dir, Level};
 use crate::solver::budget::{Budget, Stop};
@@ -201,7 +201,7 @@ fn subset_dead(
     at: (usize, usize),
     count: usize,
     subset: &[Sq],
-    (core, reach, minimal): (&mut Vec<Sq>, &mut Reach, &mut Minimal),
+    (core, reach, minimal): (&mut Vec<Sq>, &mut Flood, &mut Minimal),
     (table, base): (Option<&[u16]>, Option<&[u16]>),
     learned: &mut Learned,
     stop: &mut impl FnMut() -> bool,
@@ -215,7 +215,7 @@ fn subset_dead(
     if !learned.exhaust.out_of_budget() {
         return false; // the cluster has a way to the goals, so every part of it has one
     }
-    reach.flood(a, occupied, at.1);
+    reach.player(a, occupied, Sq::new(at.1));
     core.clear();
     core.extend(subset.iter().filter(|b| stuck(a, occupied, reach, b.index())));
     if core.is_empty() || core.len() == subset.len() || core.iter().all(|&b| a.is_goal(b)) {
@@ -320,14 +320,14 @@ struct Fences {
 
 /// Whether the box on `s` has no push at all: in every direction the square ahead is a wall,
 /// a box or dead, or the square behind is a wall or out of the player's `reach`.
-fn stuck(a: &Analysis, occupied: &[u8], reach: &Reach, s: usize) -> bool {
+fn stuck(a: &Analysis, occupied: &[u8], reach: &Flood, s: usize) -> bool {
     Dir::ALL.iter().all(|&d| {
         let (ahead, behind) = (a.nb(s, d), a.nb(s, d.opposite()));
         ahead == NONE
             || behind == NONE
             || occupied[ahead as usize] != 0
             || !a.is_live(Sq::new(ahead as usize))
-            || !reach.has(behind as usize)
+            || !reach.contains(Sq::new(behind as usize))
     })
 }
 
@@ -336,7 +336,7 @@ fn stuck(a: &Analysis, occupied: &[u8], reach: &Reach, s: usize) -> bool {
 struct DeadScratch {
     subset: Vec<Sq>,
     core: Vec<Sq>,
-    reach: Reach,
+    reach: Flood,
     pockets: Pockets,
     /// The cluster with the boxes round its pockets.
     linked: Vec<Sq>,
@@ -348,7 +348,7 @@ impl DeadScratch {
         DeadScratch {
             subset: Vec::new(),
             core: Vec::new(),
-            reach: Reach::new(n),
+            reach: Flood::new(n),
             pockets: Pockets::new(n),
             linked: Vec::new(),
             minimal: Minimal::default(),
@@ -362,7 +362,7 @@ struct Pockets {
     flood: Vec<u32>,
     first: u32,
     current: u32,
-    part: Vec<u16>,
+    part: Vec<Sq>,
 }
 
 impl Pockets {
@@ -521,32 +521,38 @@ fn pocket_boxes(
         p.current += 1;
         let id = p.current;
         p.part.clear();
-        p.part.push(t);
+        p.part.push(Sq::new(t as usize));
         p.flood[t as usize] = id;
-        let mut head = 0;
-        let mut open = false;
-        while head < p.part.len() && !open {
-            let q = p.part[head] as usize;
-            head += 1;
-            open = q == player || p.part.len() > size;
-            for e in Dir::ALL {
-                let u = a.nb(q, e) as usize;
-                if u == NONE as usize || occupied[u] != 0 || p.flood[u] == id {
-                    continue;
+        let open = std::cell::Cell::new(false);
+        let Pockets { flood, first, part, .. } = p;
+        spread(
+            a,
+            part,
+            |q, queued| {
+                if open.get() {
+                    return false;
                 }
-                if p.seen(u) {
-                    open = true; // an earlier flood's part, which was open
-                    break;
+                open.set(q.index() == player || queued > size);
+                true
+            },
+            |_, _, u| {
+                if occupied[u] != 0 || flood[u] == id {
+                    Step::Skip
+                } else if flood[u] >= *first {
+                    open.set(true); // an earlier flood's part, which was open
+                    Step::Stop
+                } else {
+                    flood[u] = id;
+                    Step::Enter
                 }
-                p.flood[u] = id;
-                p.part.push(u as u16);
-            }
-        }
+            },
+        );
+        let open = open.get();
         if open {
             continue;
         }
         for i in 0..p.part.len() {
-            let q = p.part[i] as usize;
+            let q = p.part[i].index();
             for e in Dir::ALL {
                 let u = a.nb(q, e);
                 if u != NONE && occupied[u as usize] != 0 && !out.iter().any(|b| b.index() == u as usize) {
@@ -579,16 +585,16 @@ fn child_corral_dead(
     a: &Analysis,
     occupied: &[u8],
     player: usize,
-    reach: &mut Reach,
+    reach: &mut Flood,
     corrals: &mut Corrals,
     check: &mut CorralCheck,
 ) -> bool {
-    reach.flood(a, occupied, player);
+    reach.player(a, occupied, Sq::new(player));
     let reach = &*reach;
-    match corrals.pi_corral(a, occupied, |s| reach.has(s.index()), true) {
+    match corrals.pi_corral(a, occupied, |s| reach.contains(s), true) {
         Some(barrier) => {
             let barrier: Vec<u16> = barrier.iter().map(|s| s.index() as u16).collect();
-            check.is_dead(a, occupied, |s| reach.has(s), player, &barrier)
+            check.is_dead(a, occupied, |s| reach.contains(Sq::new(s)), player, &barrier)
         }
         None => false,
     }
@@ -821,7 +827,7 @@ struct Pass<'r, 'd> {
     costs: Vec<i64>,
     occupied: Vec<u8>,
     /// The player's reach in the state being expanded.
-    reach: Reach,
+    reach: Flood,
     /// A PI-corral's barrier boxes, the only ones that move when there is one.
     restricted: Vec<u16>,
     corrals: Corrals,
@@ -838,7 +844,7 @@ struct Pass<'r, 'd> {
     child_hashes: Vec<u32>,
     /// What the advisors found out about each child (`UNCHECKED` …).
     dead_children: Vec<u8>,
-    child_reach: Reach,
+    child_reach: Flood,
     path: Vec<Sq>,
     squares: Vec<Sq>,
     dead_scratch: DeadScratch,
@@ -880,7 +886,7 @@ impl<'r, 'd> Pass<'r, 'd> {
             key: vec![0; words],
             costs: Vec::new(),
             occupied: vec![0; n],
-            reach: Reach::new(n),
+            reach: Flood::new(n),
             restricted: Vec::new(),
             corrals: Corrals::new(n),
             corral_check: CorralCheck::new(n),
@@ -892,7 +898,7 @@ impl<'r, 'd> Pass<'r, 'd> {
             child_key: vec![0; words],
             child_hashes: Vec::new(),
             dead_children: Vec::new(),
-            child_reach: Reach::new(n),
+            child_reach: Flood::new(n),
             path: Vec::new(),
             squares: Vec::new(),
             dead_scratch: DeadScratch::new(n),
@@ -1173,7 +1179,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         self.search.states.nodes[id as usize].expanded = true;
         self.key.copy_from_slice(self.search.key(id));
         self.set_boxes(1);
-        self.reach.flood(a, &self.occupied, node.player as usize);
+        self.reach.player(a, &self.occupied, Sq::new(node.player as usize));
         let regions = self.features.regions(a, &self.occupied, node.player as usize).count;
         let cell = self.features.cell(plan, &self.occupied, regions, on_goals, |_| false);
         if self.pi_corral_dead(node.player) {
@@ -1216,7 +1222,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         self.restricted.clear();
         if config.pruning.corrals {
             let reach = &self.reach;
-            if let Some(barrier) = self.corrals.pi_corral(a, &self.occupied, |s| reach.has(s.index()), true) {
+            if let Some(barrier) = self.corrals.pi_corral(a, &self.occupied, |s| reach.contains(s), true) {
                 self.restricted.extend(barrier.iter().map(|s| s.index() as u16));
                 self.search.stats.corral_cuts += 1;
             }
@@ -1225,7 +1231,13 @@ impl<'r, 'd> Pass<'r, 'd> {
             return false;
         }
         let reach = &self.reach;
-        let dead = self.corral_check.is_dead(a, &self.occupied, |s| reach.has(s), player as usize, &self.restricted);
+        let dead = self.corral_check.is_dead(
+            a,
+            &self.occupied,
+            |s| reach.contains(Sq::new(s)),
+            player as usize,
+            &self.restricted,
+        );
         if dead {
             self.search.stats.pruned_corral += 1;
         }
@@ -1242,7 +1254,7 @@ impl<'r, 'd> Pass<'r, 'd> {
                 continue;
             }
             let reach = &self.reach;
-            self.macros.moves(a, &mut self.occupied, &|s| reach.has(s), b as usize, &mut self.moves);
+            self.macros.moves(a, &mut self.occupied, &|s| reach.contains(Sq::new(s)), b as usize, &mut self.moves);
             if let Err(stop) = self.budget.check_now() {
                 return self.stop(stop);
             }
@@ -1709,11 +1721,12 @@ fn finish(
         occupied[a.index_of(*b)] = 1;
     }
     let mut player = a.index_of(level.player());
-    let mut reach = Reach::new(n);
+    let mut reach = Flood::new(n);
     let mut pushes = Vec::new();
     for m in line {
-        reach.flood(a, &occupied, player);
-        let steps = macros.pushes(a, &mut occupied, &|s| reach.has(s), m).expect("a stored macro move replays");
+        reach.player(a, &occupied, Sq::new(player));
+        let steps =
+            macros.pushes(a, &mut occupied, &|s| reach.contains(Sq::new(s)), m).expect("a stored macro move replays");
         for (from, dir) in steps {
             pushes.push(Push { from: a.square_of(from as usize), dir });
         }
@@ -1754,7 +1767,7 @@ mod tests {
         let mut path = Vec::new();
         let mut frozen_set = vec![0u64; a.goals().div_ceil(64).max(1)];
         let mut hungarian = Hungarian::default();
-        let (mut corrals, mut check, mut reach) = (Corrals::new(n), CorralCheck::new(n), Reach::new(n));
+        let (mut corrals, mut check, mut reach) = (Corrals::new(n), CorralCheck::new(n), Flood::new(n));
         let mut pushes = 0;
         for c in lurd.chars() {
             let d = Dir::ALL.into_iter().find(|d| d.letter() == c.to_ascii_lowercase()).unwrap();
@@ -2074,7 +2087,7 @@ mod tests {
         let (level, a, mut occupied, player) = board(JAM);
         let sq = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
         let mut scratch = DeadScratch::new(a.squares());
-        scratch.reach.flood(&a, &occupied, player);
+        scratch.reach.player(&a, &occupied, Sq::new(player));
         let stuck_at = |r, c| stuck(&a, &occupied, &scratch.reach, sq(r, c));
         assert!(stuck_at(5, 7) && stuck_at(5, 8) && stuck_at(6, 8));
         assert!(!stuck_at(5, 9), "pushed down from (4,9)");

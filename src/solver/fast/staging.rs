@@ -22,11 +22,10 @@
 //! Everything here is static and relaxed (the player may stand anywhere the walls and the
 //! moving box allow): the moves are advice, the search decides.
 
-use std::collections::VecDeque;
-
 use super::packing::SideFlood;
 use super::raw::{NONE, RawIndex};
-use crate::analysis::Analysis;
+use crate::analysis::region::relaxed_pushes;
+use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
 
 /// The squares a box may be tried on before it is given up (each try floods the floor): a
@@ -121,13 +120,13 @@ fn way_of(a: &Analysis, nearest: &[u16], b: usize, scratch: &mut BoxSearch) -> V
 /// Scratch for the box searches.
 struct BoxSearch {
     dist: Vec<u16>,
-    queue: VecDeque<usize>,
+    queue: Vec<Sq>,
     sides: SideFlood,
 }
 
 impl BoxSearch {
     fn new(n: usize) -> BoxSearch {
-        BoxSearch { dist: vec![NONE; n], queue: VecDeque::new(), sides: SideFlood::new(n) }
+        BoxSearch { dist: vec![NONE; n], queue: Vec::new(), sides: SideFlood::new(n) }
     }
 
     /// Pushes from `b` to every square on the bare board (the player anywhere).
@@ -135,16 +134,19 @@ impl BoxSearch {
         let mut dist = vec![NONE; a.squares()];
         dist[b] = 0;
         self.queue.clear();
-        self.queue.push_back(b);
-        while let Some(s) = self.queue.pop_front() {
-            for d in Dir::ALL {
-                let (t, p) = (a.nb(s, d), a.nb(s, d.opposite()));
-                if t != NONE && p != NONE && (t as usize) < a.live() && dist[t as usize] == NONE {
-                    dist[t as usize] = dist[s] + 1;
-                    self.queue.push_back(t as usize);
+        self.queue.push(Sq::new(b));
+        relaxed_pushes(
+            a,
+            &mut self.queue,
+            |_, _| true,
+            |s, t, _| {
+                let fresh = a.is_live(t) && dist[t] == NONE;
+                if fresh {
+                    dist[t] = dist[s] + 1;
                 }
-            }
-        }
+                fresh
+            },
+        );
         dist
     }
 

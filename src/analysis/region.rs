@@ -1,0 +1,376 @@
+//! Player regions: the one flood over a level's squares, and the marks, labels and side groups
+//! built on it. Every engine and advisor that asks where the player can walk (or which part of
+//! the floor a square is in) floods through here.
+//!
+//! - [`spread`] is the flood loop itself: breadth first over [`Analysis::neighbor_indices`] in
+//!   [`Dir::ALL`] order from the squares already queued, the caller deciding per neighbour
+//!   whether the flood enters it (and marking it), and before each square whether to go on.
+//!   The order is fixed, so every search built on it is deterministic.
+//! - [`Stamps`] are O(1)-clear marks (a round counter; the table is wiped only when it wraps).
+//! - [`Flood`] is a stamped flood with its own queue: the player's region from one square over
+//!   the squares a closure calls open, its lowest square (the normalised player of the state
+//!   keys) and, on demand, the walk from the start ([`Flood::fill_with`]).
+//! - [`Labels`] labels every region of the floor at once (the fast engine's connectivity).
+//! - [`side_groups`] says which sides of a box's square the player can walk between.
+//! - [`relaxed_pushes`] floods a box's squares instead, the player anywhere behind it (the
+//!   relaxed push graph of the distance tables).
+//!
+//! Nothing here allocates per call once the buffers have grown; the loop and the closures are
+//! inlined into each caller.
+
+use std::cell::Cell;
+
+use super::{Analysis, NO_SQUARE, Sq};
+use crate::level::Dir;
+
+/// What [`spread`] does with a neighbour it is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Leave it out (a wall of this flood, or marked already).
+    Skip,
+    /// Queue it (the caller has marked it).
+    Enter,
+    /// End the flood now.
+    Stop,
+}
+
+/// The flood loop. Takes the squares of `queue` in order (the caller seeds and marks them) and
+/// shows each one's neighbours, in [`Dir::ALL`] order, to `step(square, direction, neighbour)`;
+/// those it enters are queued behind. Before taking a square, `go(square, queued)` may end the
+/// flood (`queued`: the queue's length then). Returns how many squares were taken. `queue` ends
+/// holding every square entered, in order.
+#[inline(always)]
+pub fn spread(
+    a: &Analysis,
+    queue: &mut Vec<Sq>,
+    mut go: impl FnMut(Sq, usize) -> bool,
+    mut step: impl FnMut(Sq, Dir, Sq) -> Step,
+) -> usize {
+    let mut head = 0;
+    while head < queue.len() {
+        let s = queue[head];
+        if !go(s, queue.len()) {
+            break;
+        }
+        head += 1;
+        for (d, t) in Dir::ALL.into_iter().zip(a.neighbor_indices(s)) {
+            if t == NO_SQUARE {
+                continue;
+            }
+            let t = Sq::from_raw(t);
+            match step(s, d, t) {
+                Step::Skip => {}
+                Step::Enter => queue.push(t),
+                Step::Stop => return head,
+            }
+        }
+    }
+    head
+}
+
+/// The relaxed push flood: a box's squares, breadth first from those in `queue` (as
+/// [`spread`]), where a box on `s` may go to its neighbour `t` when the square `behind` it
+/// (where the player stands to push) is not a wall, whatever the player can reach; it goes
+/// when `enter(s, t, behind)` says so (the caller marks `t`). Returns how many squares were
+/// taken.
+#[inline]
+pub fn relaxed_pushes(
+    a: &Analysis,
+    queue: &mut Vec<Sq>,
+    go: impl FnMut(Sq, usize) -> bool,
+    mut enter: impl FnMut(Sq, Sq, Sq) -> bool,
+) -> usize {
+    spread(a, queue, go, |s, d, t| match a.neighbor(s, d.opposite()) {
+        Some(behind) if enter(s, t, behind) => Step::Enter,
+        _ => Step::Skip,
+    })
+}
+
+/// Marks on squares that [`Stamps::clear`] wipes in O(1): a square is marked while its stamp
+/// is the current round's, and the stamps start over only when the round counter wraps.
+#[derive(Debug, Clone)]
+pub struct Stamps {
+    stamp: Vec<u32>,
+    round: u32,
+}
+
+impl Stamps {
+    /// Marks for `n` squares, none marked.
+    pub fn new(n: usize) -> Stamps {
+        Stamps { stamp: vec![0; n], round: 1 }
+    }
+
+    /// Unmarks every square.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            self.stamp.fill(0);
+            self.round = 1;
+        }
+    }
+
+    /// Marks `s`.
+    #[inline]
+    pub fn mark(&mut self, s: Sq) {
+        self.stamp[s.index()] = self.round;
+    }
+
+    /// Whether `s` is marked.
+    #[inline]
+    pub fn has(&self, s: Sq) -> bool {
+        self.stamp[s.index()] == self.round
+    }
+
+    /// Marks `s` unless it is marked already; whether it was not.
+    #[inline]
+    pub fn insert(&mut self, s: Sq) -> bool {
+        let fresh = !self.has(s);
+        self.mark(s);
+        fresh
+    }
+}
+
+/// A player-region flood with its own marks and queue: after [`Flood::fill`], the region is
+/// the marked squares, in the order of the walk's distance from the start.
+#[derive(Debug, Clone)]
+pub struct Flood {
+    marks: Stamps,
+    queue: Vec<Sq>,
+}
+
+impl Flood {
+    /// A flood for `n` squares.
+    pub fn new(n: usize) -> Flood {
+        Flood { marks: Stamps::new(n), queue: Vec::with_capacity(n) }
+    }
+
+    /// Marks the squares the player reaches from `start` over the squares where `open` holds
+    /// (`start` itself is entered whatever `open` says); returns the lowest of them.
+    #[inline]
+    pub fn fill(&mut self, a: &Analysis, start: Sq, open: impl Fn(Sq) -> bool) -> Sq {
+        let mut lowest = start;
+        self.fill_with(
+            a,
+            start,
+            |_, _| true,
+            |_, t| {
+                if open(t) {
+                    lowest = lowest.min(t);
+                    true
+                } else {
+                    false
+                }
+            },
+        );
+        lowest
+    }
+
+    /// [`Flood::fill`] over the squares free of boxes (`occupied` is 0), the usual player's
+    /// region.
+    #[inline]
+    pub fn player(&mut self, a: &Analysis, occupied: &[u8], start: Sq) -> Sq {
+        self.fill(a, start, |t| occupied[t] == 0)
+    }
+
+    /// The general form of [`Flood::fill`]: `go(square, queued)` may end the flood before it
+    /// takes a square (see [`spread`]), and `enter(from, to)`, asked for each unmarked
+    /// neighbour, says whether the flood enters it. Returns how many squares were taken.
+    #[inline]
+    pub fn fill_with(
+        &mut self,
+        a: &Analysis,
+        start: Sq,
+        go: impl FnMut(Sq, usize) -> bool,
+        mut enter: impl FnMut(Sq, Sq) -> bool,
+    ) -> usize {
+        let Flood { marks, queue } = self;
+        marks.clear();
+        queue.clear();
+        queue.push(start);
+        marks.mark(start);
+        spread(a, queue, go, |s, _, t| {
+            if !marks.has(t) && enter(s, t) {
+                marks.mark(t);
+                Step::Enter
+            } else {
+                Step::Skip
+            }
+        })
+    }
+
+    /// Whether the last flood reached `s`.
+    #[inline]
+    pub fn contains(&self, s: Sq) -> bool {
+        self.marks.has(s)
+    }
+
+    /// The squares the last flood reached, in the order it reached them.
+    pub fn squares(&self) -> &[Sq] {
+        &self.queue
+    }
+}
+
+/// Every region of the floor at once: each square where `open` holds gets the label of its
+/// region, regions numbered in the order of their lowest squares.
+#[derive(Debug, Clone)]
+pub struct Labels {
+    /// A region's label is `base + 1 + its number`; labels at or below `base` are stale.
+    label: Vec<u32>,
+    base: u32,
+    next: u32,
+    queue: Vec<Sq>,
+    /// The lowest square of each region.
+    seeds: Vec<Sq>,
+}
+
+impl Labels {
+    /// Labels for `n` squares.
+    pub fn new(n: usize) -> Labels {
+        Labels { label: vec![0; n], base: 0, next: 0, queue: Vec::new(), seeds: Vec::new() }
+    }
+
+    /// Labels the regions of the squares where `open` holds; returns how many there are.
+    pub fn fill(&mut self, a: &Analysis, open: impl Fn(Sq) -> bool) -> usize {
+        // Each region gets its own label; start fresh when they could overflow.
+        if self.next > u32::MAX - a.squares() as u32 - 2 {
+            self.label.fill(0);
+            self.next = 0;
+        }
+        let base = self.next;
+        self.base = base;
+        self.seeds.clear();
+        for s in a.all() {
+            if !open(s) || self.label[s] > base {
+                continue;
+            }
+            self.seeds.push(s);
+            self.next += 1;
+            let id = self.next;
+            let Labels { label, queue, .. } = self;
+            label[s] = id;
+            queue.clear();
+            queue.push(s);
+            spread(
+                a,
+                queue,
+                |_, _| true,
+                |_, _, t| {
+                    if open(t) && label[t] <= base {
+                        label[t] = id;
+                        Step::Enter
+                    } else {
+                        Step::Skip
+                    }
+                },
+            );
+        }
+        self.seeds.len()
+    }
+
+    /// The region (numbered from 0) of `s` in the last labelling, `None` where `open` did not
+    /// hold.
+    #[inline]
+    pub fn region_of(&self, s: Sq) -> Option<usize> {
+        (self.label[s] > self.base).then(|| (self.label[s] - self.base - 1) as usize)
+    }
+
+    /// The lowest square of region `r`.
+    pub fn seed(&self, r: usize) -> Sq {
+        self.seeds[r]
+    }
+}
+
+/// No part of the floor: a wall or a blocked square beside the box.
+pub const NO_GROUP: u8 = u8::MAX;
+
+/// The groups of the sides of `pos` with a box on it, the squares where `open` holds being the
+/// floor (`open` must not hold on `pos`): a label per side (equal labels: the player can walk
+/// from one side to the other round the box), [`NO_GROUP`] where the side is not floor. Labels
+/// are numbered from 0 in [`Dir::ALL`] order. Each flood stops once every side is labelled.
+pub fn side_groups(a: &Analysis, flood: &mut Flood, pos: Sq, open: impl Fn(Sq) -> bool) -> [u8; 4] {
+    let sides = Dir::ALL.map(|d| a.neighbor(pos, d).filter(|&t| open(t)));
+    let mut labels = [NO_GROUP; 4];
+    let mut next = 0u8;
+    for i in 0..4 {
+        let Some(start) = sides[i] else { continue };
+        if labels[i] != NO_GROUP {
+            continue;
+        }
+        labels[i] = next;
+        let missing = Cell::new((i + 1..4).filter(|&j| sides[j].is_some() && labels[j] == NO_GROUP).count());
+        if missing.get() > 0 {
+            flood.fill_with(
+                a,
+                start,
+                |_, _| missing.get() > 0,
+                |_, t| {
+                    if !open(t) {
+                        return false;
+                    }
+                    for j in i + 1..4 {
+                        if sides[j] == Some(t) && labels[j] == NO_GROUP {
+                            labels[j] = next;
+                            missing.set(missing.get() - 1);
+                        }
+                    }
+                    true
+                },
+            );
+        }
+        next += 1;
+    }
+    labels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    #[test]
+    fn a_clear_unmarks_everything_also_when_the_rounds_wrap() {
+        let mut marks = Stamps::new(3);
+        let s = |i| Sq::new(i);
+        marks.mark(s(1));
+        assert!(marks.has(s(1)) && !marks.has(s(0)) && !marks.has(s(2)));
+        marks.clear();
+        assert!(!marks.has(s(1)));
+        marks.mark(s(2));
+        marks.round = u32::MAX;
+        marks.mark(s(0));
+        marks.clear();
+        assert!((0..3).all(|i| !marks.has(s(i))), "stamps from before the wrap do not count");
+    }
+
+    #[test]
+    fn a_box_walls_off_the_squares_behind_it() {
+        let level = parse_levels("#######\n#  @$ .#\n########\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let at = |x| a.sq(level.square_at(1, x).unwrap());
+        let mut flood = Flood::new(a.squares());
+        let lowest = flood.fill(&a, at(3), |t| t != at(4));
+        assert!(flood.contains(at(1)) && flood.contains(at(3)));
+        assert!(!flood.contains(at(4)) && !flood.contains(at(5)));
+        assert_eq!(lowest, [at(1), at(2), at(3)].into_iter().min().unwrap());
+        assert_eq!(flood.squares().len(), 3);
+    }
+
+    #[test]
+    fn labels_count_the_parts_of_the_floor_and_side_groups_agree() {
+        let level = parse_levels("#######\n#  #  #\n# @$. #\n#  #  #\n#######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let b = a.sq(level.boxes()[0]);
+        let mut labels = Labels::new(a.squares());
+        assert_eq!(labels.fill(&a, |t| t != b), 2);
+        assert_eq!(labels.region_of(b), None);
+        let p = a.sq(level.player());
+        assert_eq!(labels.seed(labels.region_of(p).unwrap()), {
+            let mut flood = Flood::new(a.squares());
+            flood.fill(&a, p, |t| t != b)
+        });
+        assert_eq!(labels.fill(&a, |_| true), 1, "relabelled from scratch");
+        let mut flood = Flood::new(a.squares());
+        assert_eq!(side_groups(&a, &mut flood, b, |t| t != b), [NO_GROUP, 0, NO_GROUP, 1]);
+    }
+}
