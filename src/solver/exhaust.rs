@@ -402,6 +402,43 @@ pub struct Patterns {
     by_square: Vec<Vec<(u32, u16)>>,
 }
 
+/// Patterns passed between searches of one level that run at once (the lanes of the fast
+/// engine's portfolio): each search [`PatternLog::publish`]es what it proves and takes in what
+/// the others proved with [`PatternLog::take_in`]. A pattern is a fact about the level (its
+/// boxes are dead with the player in its region, whatever else is on the board), so it holds
+/// in every search of the level whatever that search's own choices.
+#[derive(Debug, Default)]
+pub struct PatternLog {
+    /// Each pattern with the search that proved it: (search, squares, region).
+    entries: std::sync::Mutex<Vec<(usize, Vec<Sq>, Vec<u64>)>>,
+    /// `entries.len()`, read without the lock.
+    len: std::sync::atomic::AtomicUsize,
+}
+
+impl PatternLog {
+    /// Adds the pattern `boxes` (player region `region`) that search `from` proved.
+    pub fn publish(&self, from: usize, boxes: &[Sq], region: &[u64]) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.push((from, boxes.to_vec(), region.to_vec()));
+        self.len.store(entries.len(), std::sync::atomic::Ordering::Release);
+    }
+
+    /// Adds to `patterns` the entries from `*seen` on that other searches than `me` proved,
+    /// and moves `*seen` to the end. Costs one atomic load when there is nothing new.
+    pub fn take_in(&self, me: usize, seen: &mut usize, patterns: &mut Patterns) {
+        if self.len.load(std::sync::atomic::Ordering::Acquire) == *seen {
+            return;
+        }
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        for (from, boxes, region) in &entries[*seen..] {
+            if *from != me {
+                patterns.add(boxes, region);
+            }
+        }
+        *seen = entries.len();
+    }
+}
+
 /// The flag of a [`Patterns`] entry listed under the pattern's first square.
 const FIRST: u32 = 1 << 31;
 
@@ -491,6 +528,27 @@ impl Patterns {
 mod tests {
     use super::*;
     use crate::format::parse_levels;
+
+    #[test]
+    fn a_pattern_log_hands_each_search_the_others_patterns_once() {
+        let level = parse_levels("#######\n#@ $ .#\n#. $  #\n#######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let words = a.squares().div_ceil(64);
+        let log = PatternLog::default();
+        let (mut mine, mut theirs) = (Patterns::new(&a), Patterns::new(&a));
+        let (mut seen_mine, mut seen_theirs) = (0, 0);
+        log.publish(0, &[Sq::new(1), Sq::new(2)], &vec![u64::MAX; words]);
+        log.publish(1, &[Sq::new(3)], &vec![u64::MAX; words]);
+        for _ in 0..2 {
+            log.take_in(0, &mut seen_mine, &mut mine);
+            log.take_in(1, &mut seen_theirs, &mut theirs);
+        }
+        // Each took in the other's one pattern, once, and not its own.
+        assert_eq!((mine.len(), theirs.len()), (1, 1));
+        assert_eq!(mine.boxes(0).collect::<Vec<_>>(), vec![Sq::new(3)]);
+        assert_eq!(theirs.boxes(0).collect::<Vec<_>>(), vec![Sq::new(1), Sq::new(2)]);
+        assert_eq!((seen_mine, seen_theirs), (2, 2));
+    }
 
     fn check(text: &str, budget: usize) -> bool {
         let level = parse_levels(text).unwrap().remove(0);

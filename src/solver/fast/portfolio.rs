@@ -29,8 +29,10 @@
 //! # What is shared
 //!
 //! The analysis, the first packing plan and the hotspot table are worked out once and read by
-//! every lane. Each lane learns its own deadlock patterns (a lane's searches pass them on to
-//! each other, as the passes do on one thread). The reported counters are the lanes' summed;
+//! every lane. The deadlock patterns a lane proves go into a log that every other lane takes
+//! in before it next checks a state for deadlock (a pattern is a fact about the level, so it
+//! holds in every search of it); the rest of what a lane learns stays its own. The reported
+//! counters are the lanes' summed;
 //! the result is no longer deterministic under a node limit (which lane finds first depends on
 //! the machine), so a node-limited comparison of builds runs on one thread.
 
@@ -40,6 +42,7 @@ use super::search::{self, Learned, Weights};
 use super::{FIRST_ROUND, plan_within, pull};
 use crate::analysis::Analysis;
 use crate::level::Level;
+use crate::solver::exhaust::PatternLog;
 use crate::solver::{AStarOptions, Config, FastOptions, Mode, Objective, Solution, SolveError, Stats, astar};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -112,15 +115,18 @@ pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<S
         threads: 1,
         ..config.clone()
     };
+    // Deadlock patterns one lane proves hold in every other.
+    let patterns = Arc::new(PatternLog::default());
     let (sender, results) = mpsc::channel();
     let mut outcomes: Vec<Option<Result<Solution, SolveError>>> = lanes.iter().map(|_| None).collect();
     std::thread::scope(|scope| {
         for (i, strategies) in lanes.iter().enumerate() {
-            let (sender, lane_config) = (sender.clone(), lane_config(i));
+            let (sender, lane_config, patterns) = (sender.clone(), lane_config(i), patterns.clone());
             let lane = std::thread::Builder::new().name(format!("sokoban-lane-{i}")).stack_size(LANE_STACK);
             // A lane the system cannot start is left out; the others go on.
             let _ = lane.spawn_scoped(scope, move || {
-                let result = run_lane(shared, strategies, &lane_config, started);
+                let learned = |backward| Learned::shared(shared.a, backward, patterns, i);
+                let result = run_lane(shared, strategies, &lane_config, learned, started);
                 // The receiver lives until every lane has sent.
                 let _ = sender.send((i, result));
             });
@@ -216,6 +222,7 @@ fn run_lane(
     shared: &Shared<'_>,
     strategies: &[Strategy],
     config: &Config,
+    learned: impl FnOnce(pull::Backward) -> Learned,
     started: Instant,
 ) -> Result<Solution, SolveError> {
     let Shared { level, a, .. } = *shared;
@@ -225,7 +232,7 @@ fn run_lane(
     };
     // The backward searches' expansions count against the lane's node limit.
     let forward_nodes = config.node_limit.map(|n| n.saturating_sub(backward.reserved()));
-    let mut learned = Learned::new(a, backward);
+    let mut learned = learned(backward);
     let mut spent = Stats::default();
     let mut result = Err(SolveError::Cancelled(Stats::default()));
     for (k, strategy) in strategies.iter().enumerate() {

@@ -10,7 +10,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
-use std::sync::atomic;
+use std::sync::{Arc, atomic};
 use std::time::Instant;
 
 use super::corral::CorralCheck;
@@ -28,7 +28,7 @@ use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{BuildOptions, Dir, Level};
 use crate::solver::budget::{Budget, Stop};
 use crate::solver::corral::Corrals;
-use crate::solver::exhaust::{Exhaust, Patterns};
+use crate::solver::exhaust::{Exhaust, PatternLog, Patterns};
 use crate::solver::expand::{Push, moves_to_pushes, pushes_to_moves};
 use crate::solver::frozen::{FrozenTables, NoTable, TableId, frozen_goal_set};
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};
@@ -141,11 +141,34 @@ pub struct Learned {
     exhaust: Exhaust,
     patterns: Patterns,
     pub backward: Backward,
+    /// The log this search shares patterns through with the others of a portfolio, its own
+    /// number there and how much of the log it has taken in.
+    exchange: Option<(Arc<PatternLog>, usize, usize)>,
 }
 
 impl Learned {
     pub fn new(a: &Analysis, backward: Backward) -> Learned {
-        Learned { exhaust: Exhaust::new(a), patterns: Patterns::new(a), backward }
+        Learned { exhaust: Exhaust::new(a), patterns: Patterns::new(a), backward, exchange: None }
+    }
+
+    /// Like [`Learned::new`], sharing patterns through `log` as search number `me`.
+    pub fn shared(a: &Analysis, backward: Backward, log: Arc<PatternLog>, me: usize) -> Learned {
+        Learned { exchange: Some((log, me, 0)), ..Learned::new(a, backward) }
+    }
+
+    /// Stores a pattern this search proved, and publishes it to the others.
+    fn learn(&mut self, boxes: &[Sq], region: &[u64]) {
+        self.patterns.add(boxes, region);
+        if let Some((log, me, _)) = &self.exchange {
+            log.publish(*me, boxes, region);
+        }
+    }
+
+    /// Takes in the patterns the other searches proved since the last call.
+    fn take_in(&mut self) {
+        if let Some((log, me, seen)) = &mut self.exchange {
+            log.take_in(*me, seen, &mut self.patterns);
+        }
     }
 
     fn bytes(&self) -> usize {
@@ -261,7 +284,7 @@ fn learn_minimal(
             i += 1;
         }
     }
-    learned.patterns.add(kept, region);
+    learned.learn(kept, region);
 }
 
 /// Scratch for [`learn_minimal`]: the boxes kept so far, the set being tried and the region of
@@ -1081,6 +1104,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         self.squares.clear();
         self.squares.extend(self.boxes.iter().map(|&b| Sq::new(b as usize)));
         self.set_boxes(1);
+        self.learned.take_in();
         let mut dead = self.learned.patterns.matches(&self.occupied, &self.squares, node.player as usize);
         if !dead && node.parent != ROOT {
             let tables = (frozen_table(&self.tables, self.parent_table), frozen_table(&self.tables, TableId::STATIC));
