@@ -409,11 +409,14 @@ pub struct Patterns {
 /// in every search of the level whatever that search's own choices.
 #[derive(Debug, Default)]
 pub struct PatternLog {
-    /// Each pattern with the search that proved it: (search, squares, region).
-    entries: std::sync::Mutex<Vec<(usize, Vec<Sq>, Vec<u64>)>>,
+    /// Each pattern with the search that proved it.
+    entries: std::sync::Mutex<Vec<Proven>>,
     /// `entries.len()`, read without the lock.
     len: std::sync::atomic::AtomicUsize,
 }
+
+/// A pattern in a [`PatternLog`]: (the search that proved it, its squares, its player region).
+type Proven = (usize, Vec<Sq>, Vec<u64>);
 
 impl PatternLog {
     /// Adds the pattern `boxes` (player region `region`) that search `from` proved.
