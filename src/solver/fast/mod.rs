@@ -111,7 +111,6 @@ mod keyed;
 mod macros;
 mod packing;
 mod pull;
-mod raw;
 mod search;
 mod staging;
 mod way;
