@@ -89,9 +89,11 @@ impl<T> std::ops::IndexMut<Sq> for Vec<T> {
     }
 }
 
-/// Marks a wall in the neighbour table. Levels have fewer squares than this (see
-/// [`crate::level::MAX_SQUARES`]), so no real square has this index.
-const NO_SQUARE: u16 = u16::MAX;
+/// No square, in a table of raw `u16` square indices: a wall in the neighbour table
+/// ([`Analysis::neighbor_indices`]), a missing parent or player in the fast engine's compact
+/// tables. Levels have fewer squares than this (see [`crate::level::MAX_SQUARES`]), so no real
+/// square has this index. Equal to [`UNREACHABLE`], the distance tables' sentinel.
+pub const NO_SQUARE: u16 = u16::MAX;
 
 /// The result of the static analysis of one level.
 #[derive(Debug, Clone)]

@@ -16,10 +16,10 @@
 
 use std::collections::HashSet;
 
-use super::raw::{NONE, RawIndex};
 use crate::analysis::region::{Flood, Step, spread};
 use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
+use crate::solver::deadlock;
 
 /// Reusable scratch for corral checks.
 pub struct CorralCheck {
@@ -71,10 +71,10 @@ impl CorralCheck {
                 s_boxes.push(b);
             }
             for d in Dir::ALL {
-                let t = a.nb(b as usize, d);
-                if t != NONE && occupied[t as usize] == 0 && !reached(t as usize) && !self.in_c[t as usize] {
-                    self.in_c[t as usize] = true;
-                    self.queue.push(Sq::new(t as usize));
+                let Some(t) = a.neighbor(Sq::new(usize::from(b)), d) else { continue };
+                if occupied[t] == 0 && !reached(t.index()) && !self.in_c[t] {
+                    self.in_c[t] = true;
+                    self.queue.push(t);
                 }
             }
         }
@@ -123,39 +123,33 @@ impl CorralCheck {
             }
             for (i, &b) in boxes.iter().enumerate() {
                 for d in Dir::ALL {
-                    let t = a.nb(b as usize, d);
-                    let p = a.nb(b as usize, d.opposite());
-                    if t == NONE
-                        || p == NONE
-                        || !self.reach.contains(Sq::new(p as usize))
-                        || self.occupied[t as usize] != 0
-                    {
+                    let bs = Sq::new(usize::from(b));
+                    let (Some(t), Some(p)) = (a.neighbor(bs, d), a.neighbor(bs, d.opposite())) else { continue };
+                    if !self.reach.contains(p) || self.occupied[t] != 0 || !a.is_live(t) {
                         continue;
                     }
-                    if t as usize >= a.live() {
-                        continue;
-                    }
-                    self.occupied[b as usize] = 0;
-                    self.occupied[t as usize] = 1;
-                    let dead = super::raw::block_2x2(a, &self.occupied, t as usize)
-                        || super::raw::freeze(a, &self.occupied, t as usize, &mut self.path);
-                    self.occupied[t as usize] = 0;
-                    self.occupied[b as usize] = 1;
+                    self.occupied[bs] = 0;
+                    self.occupied[t] = 1;
+                    let dead = deadlock::block_2x2(a, &self.occupied, t)
+                        || deadlock::freeze(a, &self.occupied, t, &mut self.path);
+                    self.occupied[t] = 0;
+                    self.occupied[bs] = 1;
                     if dead {
                         continue;
                     }
+                    let t = t.index();
                     let mut next = boxes.clone();
-                    next[i] = t;
+                    next[i] = t as u16;
                     next.sort_unstable();
                     if next.iter().all(|&x| (x as usize) < a.goals()) {
                         self.clear(&boxes);
                         return false;
                     }
-                    self.occupied[b as usize] = 0;
-                    self.occupied[t as usize] = 1;
-                    let np = self.lowest_on_board(a, b as usize);
-                    self.occupied[t as usize] = 0;
-                    self.occupied[b as usize] = 1;
+                    self.occupied[bs] = 0;
+                    self.occupied[t] = 1;
+                    let np = self.lowest_on_board(a, bs.index());
+                    self.occupied[t] = 0;
+                    self.occupied[bs] = 1;
                     if seen.insert((next.clone(), np)) {
                         frontier.push((next, np));
                     }
@@ -227,25 +221,16 @@ mod tests {
                 }
                 let mut occupied = vec![0u8; n];
                 for b in pos.boxes() {
-                    occupied[a.index_of(b)] = 1;
+                    occupied[a.sq(b).index()] = 1;
                 }
-                let mut reach = vec![false; n];
-                let mut stack = vec![a.index_of(pos.player())];
-                reach[stack[0]] = true;
-                while let Some(s) = stack.pop() {
-                    for d in Dir::ALL {
-                        let t = a.nb(s, d);
-                        if t != NONE && occupied[t as usize] == 0 && !reach[t as usize] {
-                            reach[t as usize] = true;
-                            stack.push(t as usize);
-                        }
-                    }
-                }
+                let mut flood = Flood::new(n);
+                flood.player(&a, &occupied, a.sq(pos.player()));
+                let reach: Vec<bool> = a.all().map(|s| flood.contains(s)).collect();
                 let barrier: Option<Vec<u16>> = corrals
                     .pi_corral(&a, &occupied, |s| reach[s.index()], true)
                     .map(|b| b.iter().map(|s| s.index() as u16).collect());
                 if let Some(barrier) = barrier
-                    && check.is_dead(&a, &occupied, |s| reach[s], a.index_of(pos.player()), &barrier)
+                    && check.is_dead(&a, &occupied, |s| reach[s], a.sq(pos.player()).index(), &barrier)
                 {
                     let at = Level::from_raw(pos.to_raw(level), level.meta().clone(), BuildOptions::default())
                         .expect("a reachable position is a valid level");

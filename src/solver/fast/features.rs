@@ -25,9 +25,8 @@
 
 use super::macros::MacroMove;
 use super::packing::PackingPlan;
-use super::raw::NONE;
 use crate::analysis::region::Labels;
-use crate::analysis::{Analysis, Sq};
+use crate::analysis::{Analysis, NO_SQUARE, Sq};
 use crate::level::Dir;
 
 /// Connectivity values above this share one cell. States whose boxes cut the floor into many
@@ -66,7 +65,7 @@ impl Features {
     /// and the lowest index of the region holding `player`.
     pub fn regions(&mut self, a: &Analysis, occupied: &[u8], player: usize) -> Regions {
         let count = self.labels.fill(a, |t| occupied[t] == 0) as u16;
-        let player = self.labels.region_of(Sq::new(player)).map_or(NONE, |r| self.labels.seed(r).index() as u16);
+        let player = self.labels.region_of(Sq::new(player)).map_or(NO_SQUARE, |r| self.labels.seed(r).index() as u16);
         Regions { count, player }
     }
 
@@ -114,17 +113,16 @@ mod tests {
     use super::*;
     use crate::format::parse_levels;
     use crate::solver::fast::packing::Peel;
-    use crate::solver::fast::raw::RawIndex;
 
     #[test]
     fn regions_count_the_parts_of_the_floor() {
         let level = parse_levels("#######\n#  #  #\n# @$. #\n#  #  #\n#######\n").unwrap().remove(0);
         let a = Analysis::new(&level);
         let mut occupied = vec![0u8; a.squares()];
-        let b = a.index_of(level.boxes()[0]);
+        let b = a.sq(level.boxes()[0]).index();
         occupied[b] = 1;
         let mut f = Features::new(&a, false, false);
-        let p = a.index_of(level.player());
+        let p = a.sq(level.player()).index();
         let r = f.regions(&a, &occupied, p);
         assert_eq!(r.count, 2);
         let r2 = f.regions(&a, &occupied, p);
@@ -140,13 +138,13 @@ mod tests {
         let a = Analysis::new(&level);
         let mut starts = vec![false; a.squares()];
         for b in level.boxes() {
-            starts[a.index_of(*b)] = true;
+            starts[a.sq(*b).index()] = true;
         }
-        let plan = PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false)
+        let plan = PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
             .expect("never stopped");
         // One box on the rightmost goal: no progress in the plan's order, one goal filled.
         let mut occupied = vec![0u8; a.squares()];
-        let right = a.index_of(level.square_at(1, 3).unwrap());
+        let right = a.sq(level.square_at(1, 3).unwrap()).index();
         occupied[right] = 1;
         assert_eq!(plan.packed(&occupied), 0);
         assert_eq!(Features::new(&a, true, false).cell(&plan, &occupied, 1, 1, |_| true), [0, 1, 1, 0]);
@@ -164,11 +162,11 @@ mod tests {
         for level in [level, level2] {
             let a = Analysis::new(&level);
             let mut occupied = vec![0u8; a.squares()];
-            let boxes: Vec<usize> = level.boxes().iter().map(|&b| a.index_of(b)).collect();
+            let boxes: Vec<usize> = level.boxes().iter().map(|&b| a.sq(b).index()).collect();
             for &b in &boxes {
                 occupied[b] = 1;
             }
-            let player = a.index_of(level.player());
+            let player = a.sq(level.player()).index();
             let mut f = Features::new(&a, false, false);
             let mut reach = Features::new(&a, false, false);
             let parent = f.regions(&a, &occupied, player);
@@ -188,7 +186,7 @@ mod tests {
                 let (from, to) = (m.from as usize, m.to as usize);
                 occupied[from] = 0;
                 occupied[to] = 1;
-                let p = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
+                let p = m.player_square(&a).index();
                 let quick = f.child_regions(&a, parent.count, m);
                 let full = reach.regions(&a, &occupied, p);
                 assert_eq!((quick.count, quick.player), (full.count, full.player), "{m:?}");

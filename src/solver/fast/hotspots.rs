@@ -11,7 +11,6 @@
 //! box's pushes use can change its reach, so each square's pushes are searched once without
 //! obstacle and once per square they use.
 
-use super::raw::NONE;
 use crate::analysis::region::relaxed_pushes;
 use crate::analysis::{Analysis, Sq};
 
@@ -47,7 +46,7 @@ impl Hotspots {
             if stop() {
                 return None;
             }
-            let base = reach.goals(a, x, NONE as usize);
+            let base = reach.goals(a, x, usize::MAX);
             used.clear();
             // Boxes stand on live squares only.
             used.extend((0..live).filter(|&s| reach.used[s] && s != x));

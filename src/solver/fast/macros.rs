@@ -18,7 +18,6 @@
 //! The same search, rerun from the same position, rebuilds the pushes of a chosen move, so the
 //! search tree only stores the move's end points.
 
-use super::raw::{NONE, RawIndex};
 use crate::analysis::region::{self, Flood};
 use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
@@ -39,7 +38,27 @@ pub struct MacroMove {
     pub player: u16,
 }
 
+impl MacroMove {
+    /// The square the player stands on after the move (behind the box, seen from `to`).
+    pub fn player_square(&self, a: &Analysis) -> Sq {
+        let back = Dir::ALL[usize::from(self.dir)].opposite();
+        a.neighbor(Sq::new(usize::from(self.to)), back).expect("the last push came from behind")
+    }
+}
+
 const NO_PARENT: u32 = u32::MAX;
+
+/// The search node of a box on `s` pushed last in direction `d`.
+#[inline]
+fn node_of(s: Sq, d: Dir) -> usize {
+    s.index() * 4 + d.index()
+}
+
+/// The square and direction of a search node.
+#[inline]
+fn split(node: usize) -> (Sq, Dir) {
+    (Sq::new(node / 4), Dir::ALL[node % 4])
+}
 
 /// Reusable scratch for the box searches.
 pub struct Macros {
@@ -108,14 +127,13 @@ impl Macros {
         if self.generation == 1 {
             self.cuts.forget();
         }
-        let live = |t: u16| t != NONE && (t as usize) < a.live();
+        let bs = Sq::new(b);
+        // Where a box may go: a live square free of boxes.
+        let to = |t: Option<Sq>, occupied: &[u8]| t.filter(|&t| a.is_live(t) && occupied[t] == 0);
         for d in Dir::ALL {
-            let p = a.nb(b, d.opposite());
-            let t = a.nb(b, d);
-            if p == NONE || !reached(p as usize) || !live(t) || occupied[t as usize] != 0 {
-                continue;
-            }
-            let node = t as usize * 4 + d.index();
+            let behind = a.neighbor(bs, d.opposite()).filter(|p| reached(p.index()));
+            let (Some(_), Some(t)) = (behind, to(a.neighbor(bs, d), occupied)) else { continue };
+            let node = node_of(t, d);
             self.seen[node] = self.generation;
             self.parent[node] = NO_PARENT;
             self.dist[node] = 1;
@@ -129,20 +147,17 @@ impl Macros {
         while head < self.queue.len() {
             let node = self.queue[head] as usize;
             head += 1;
-            let (pos, d) = (node / 4, node % 4);
+            let (pos, d) = split(node);
             occupied[pos] = 1;
-            let groups = self.side_groups(a, occupied, pos);
+            let groups = self.side_groups(a, occupied, pos.index());
             occupied[pos] = 0;
-            let here = groups[Dir::ALL[d].opposite().index()];
+            let here = groups[d.opposite().index()];
             for e in Dir::ALL {
                 if groups[e.opposite().index()] != here {
                     continue;
                 }
-                let t = a.nb(pos, e);
-                if !live(t) || occupied[t as usize] != 0 {
-                    continue;
-                }
-                let next = t as usize * 4 + e.index();
+                let Some(t) = to(a.neighbor(pos, e), occupied) else { continue };
+                let next = node_of(t, e);
                 if self.seen[next] != self.generation {
                     self.seen[next] = self.generation;
                     self.parent[next] = node as u32;
@@ -165,19 +180,19 @@ impl Macros {
     ) {
         self.search(a, occupied, reached, b);
         for &node in &self.queue {
-            let (pos, d) = (node as usize / 4, node as usize % 4);
-            if pos != b {
+            let (pos, d) = split(node as usize);
+            if pos.index() != b {
                 // Every square reached had its side groups worked out by this search.
                 let groups = self.groups[pos];
                 let splits = (0..4).filter(|&i| groups[i] != u8::MAX && !groups[..i].contains(&groups[i])).count();
-                let behind = a.nb(pos, Dir::ALL[d].opposite()) as usize;
+                let behind = a.neighbor(pos, d.opposite()).expect("a push came from behind");
                 occupied[b] = 0;
-                let player = self.cuts.lowest_beside(a, occupied, pos, behind);
+                let player = self.cuts.lowest_beside(a, occupied, pos.index(), behind.index());
                 occupied[b] = 1;
                 out.push(MacroMove {
                     from: b as u16,
-                    to: pos as u16,
-                    dir: d as u8,
+                    to: pos.index() as u16,
+                    dir: d.index() as u8,
                     pushes: self.dist[node as usize],
                     splits: splits as u8,
                     player,
@@ -195,15 +210,16 @@ impl Macros {
         reached: &dyn Fn(usize) -> bool,
         m: MacroMove,
     ) -> Option<Vec<(u16, Dir)>> {
-        self.search(a, occupied, reached, m.from as usize);
-        let mut node = m.to as usize * 4 + m.dir as usize;
+        self.search(a, occupied, reached, usize::from(m.from));
+        let mut node = node_of(Sq::new(usize::from(m.to)), Dir::ALL[usize::from(m.dir)]);
         if self.seen[node] != self.generation {
             return None;
         }
         let mut out = Vec::new();
         loop {
-            let (pos, d) = (node / 4, Dir::ALL[node % 4]);
-            out.push((a.nb(pos, d.opposite()), d));
+            let (pos, d) = split(node);
+            let behind = a.neighbor(pos, d.opposite()).expect("a push came from behind");
+            out.push((behind.index() as u16, d));
             match self.parent[node] {
                 NO_PARENT => break,
                 p => node = p as usize,
@@ -217,6 +233,7 @@ impl Macros {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::UNREACHABLE;
     use crate::format::parse_levels;
 
     #[test]
@@ -230,7 +247,7 @@ mod tests {
             let level = parse_levels(text).unwrap().remove(0);
             let a = Analysis::new(&level);
             let mut occupied = vec![0u8; a.squares()];
-            let boxes: Vec<usize> = level.boxes().iter().map(|&b| a.index_of(b)).collect();
+            let boxes: Vec<usize> = level.boxes().iter().map(|&b| a.sq(b).index()).collect();
             for &b in &boxes {
                 occupied[b] = 1;
             }
@@ -260,7 +277,7 @@ mod tests {
         let level = parse_levels("######\n#    #\n# $  #\n#@  .#\n######\n").unwrap().remove(0);
         let a = Analysis::new(&level);
         let mut occupied = vec![0u8; a.squares()];
-        let b = a.index_of(level.boxes()[0]);
+        let b = a.sq(level.boxes()[0]).index();
         occupied[b] = 1;
         let mut m = Macros::new(a.squares());
         let mut out = Vec::new();
@@ -268,7 +285,11 @@ mod tests {
         let goal_moves: Vec<_> = out.iter().filter(|mv| mv.to == 0).collect();
         assert!(!goal_moves.is_empty(), "the box can reach the goal");
         let best = goal_moves.iter().map(|mv| mv.pushes).min().unwrap();
-        assert_eq!(best, a.dist(0, b), "fewest pushes equal the empty-board distance");
+        assert_eq!(
+            best,
+            a.distance(0, Sq::new(b)).unwrap_or(UNREACHABLE),
+            "fewest pushes equal the empty-board distance"
+        );
         let mv = **goal_moves.iter().find(|mv| mv.pushes == best).unwrap();
         let pushes = m.pushes(&a, &mut occupied, &|s| occupied_free(s), mv).unwrap();
         assert_eq!(pushes.len(), best as usize);

@@ -119,7 +119,6 @@ mod macros;
 mod packing;
 mod portfolio;
 mod pull;
-mod raw;
 mod search;
 mod staging;
 mod way;

@@ -51,7 +51,6 @@
 
 use std::cell::Cell;
 
-use super::raw::{NONE, RawIndex};
 use crate::analysis::region::Flood;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
@@ -240,13 +239,13 @@ fn fillable(a: &Analysis, walls: &[u8], starts: &[bool], stop: &mut dyn FnMut() 
 /// filled from outside shuts the player out of the room's other side, whose goals are still
 /// empty).
 fn player_goes_on(a: &Analysis, filled: &[u8], g: usize, starts: &[bool], reach: &mut Flood) -> bool {
-    let open = |s: u16| s != NONE && filled[s as usize] == 0;
+    let open = |s: Option<Sq>| s.filter(|&s| filled[s] == 0);
     Dir::ALL.into_iter().any(|d| {
-        let from = a.nb(g, d.opposite());
-        if !open(from) || !open(a.nb(from as usize, d.opposite())) {
+        let Some(from) = open(a.neighbor(Sq::new(g), d.opposite())) else { return false };
+        if open(a.neighbor(from, d.opposite())).is_none() {
             return false;
         }
-        reach.player(a, filled, Sq::new(from as usize));
+        reach.player(a, filled, from);
         (0..a.goals()).all(|h| filled[h] != 0 || starts[h] || reach.contains(Sq::new(h)))
     })
 }
@@ -323,8 +322,7 @@ fn entry_sides(a: &Analysis, starts: &[bool], player: usize, stop: &mut dyn FnMu
         reach.player(a, &boxed, Sq::new(player));
         boxed[s] = 0;
         for d in Dir::ALL {
-            let t = a.nb(s, d);
-            if t != NONE && reach.contains(Sq::new(t as usize)) {
+            if a.neighbor(Sq::new(s), d).is_some_and(|t| reach.contains(t)) {
                 entries[s] |= 1 << d.index();
             }
         }
@@ -609,10 +607,10 @@ impl Pulls {
         self.roam.fill(false);
         self.reached.clear();
         self.queue.clear();
-        let free = |s: u16| s != NONE && !occupied[s as usize];
+        let free = |s: Option<Sq>| s.is_some_and(|s| !occupied[s]);
         // The player may start on any free square next to the box.
         for d in Dir::ALL {
-            if free(a.nb(g, d)) {
+            if free(a.neighbor(Sq::new(g), d)) {
                 let node = g * 4 + d.index();
                 self.seen[node] = true;
                 self.dist[node] = 0;
@@ -646,7 +644,7 @@ impl Pulls {
                 best = Some(dist);
             }
             // Which sides the player can reach with the box on `pos`.
-            let start = a.nb(pos, side) as usize;
+            let start = a.neighbor(Sq::new(pos), side).expect("the player stands beside the box");
             if pos >= a.goals() && starts[pos] && to_start.is_none() && entries[pos] >> side.index() & 1 == 1 {
                 to_start = Some(dist);
             }
@@ -657,12 +655,11 @@ impl Pulls {
                     continue;
                 }
                 // Pull towards `e`: the player on the `e` side steps further in direction `e`.
-                let p = a.nb(pos, e);
-                let beyond = a.nb(p as usize, e);
-                if !free(beyond) {
+                let p = a.neighbor(Sq::new(pos), e).expect("a reachable side is floor");
+                if !free(a.neighbor(p, e)) {
                     continue;
                 }
-                let next = p as usize * 4 + e.index();
+                let next = p.index() * 4 + e.index();
                 if !self.seen[next] {
                     self.seen[next] = true;
                     self.dist[next] = dist + 1;
@@ -714,10 +711,9 @@ impl SideFlood {
         let mut free = 0u8;
         let mut first = None;
         for d in Dir::ALL {
-            let t = a.nb(s, d);
-            if t != NONE && !occupied[t as usize] {
+            if let Some(t) = a.neighbor(Sq::new(s), d).filter(|&t| !occupied[t]) {
                 free |= 1 << d.index();
-                first.get_or_insert(t as usize);
+                first.get_or_insert(t);
             }
         }
         first.is_some_and(|start| self.reachable_sides(a, occupied, s, start) != free)
@@ -726,8 +722,8 @@ impl SideFlood {
     /// Bit mask of the sides of `pos` (free squares) reachable from `start` around the box on
     /// `pos`. The flood stops once every free side is reached (in open floor, after a few
     /// steps), which gives the same mask as flooding the whole region.
-    fn reachable_sides(&mut self, a: &Analysis, occupied: &[bool], pos: usize, start: usize) -> u8 {
-        let (pos, start) = (Sq::new(pos), Sq::new(start));
+    fn reachable_sides(&mut self, a: &Analysis, occupied: &[bool], pos: usize, start: Sq) -> u8 {
+        let pos = Sq::new(pos);
         let sides = Dir::ALL.map(|d| a.neighbor(pos, d).filter(|&t| !occupied[t]));
         let missing = Cell::new(sides.iter().filter(|t| t.is_some_and(|t| t != start)).count());
         let open = |t: Sq| t != pos && !occupied[t];
@@ -765,7 +761,7 @@ mod tests {
     fn peeled_plan_of(text: &str, peel: Peel) -> (crate::level::Level, Analysis, PackingPlan) {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let (starts, player) = (starts_of(&level, &a), a.index_of(level.player()));
+        let (starts, player) = (starts_of(&level, &a), a.sq(level.player()).index());
         let plan = PackingPlan::peeled(&a, &starts, player, true, peel, &mut || false).expect("never stopped");
         (level, a, plan)
     }
@@ -779,7 +775,7 @@ mod tests {
         let (level, a, layered) = peeled_plan_of(BAND, Peel::Layers);
         let (_, _, one_by_one) = plan_of(BAND);
         let lines = |plan: &PackingPlan| -> Vec<(usize, usize)> {
-            plan.order.iter().map(|&g| level.coords(a.square_of(g as usize))).map(|(r, c)| (r + c, r)).collect()
+            plan.order.iter().map(|&g| level.coords(a.square(Sq::new(g as usize)))).map(|(r, c)| (r + c, r)).collect()
         };
         let (layered, one_by_one) = (lines(&layered), lines(&one_by_one));
         // The deepest layer: eight of the ten goals at the walls (the two at the band's
@@ -809,7 +805,7 @@ mod tests {
 ########
 ";
         let (level, a, plan) = peeled_plan_of(corridor, Peel::Layers);
-        let cols: Vec<usize> = plan.order.iter().map(|&g| level.coords(a.square_of(g as usize)).1).collect();
+        let cols: Vec<usize> = plan.order.iter().map(|&g| level.coords(a.square(Sq::new(g as usize))).1).collect();
         assert_eq!(cols, vec![1, 2, 3]);
     }
 
@@ -817,7 +813,7 @@ mod tests {
     fn a_dead_end_goal_corridor_fills_from_the_far_end() {
         // Goals in a one-wide dead-end corridor opening at column 4: the deepest goal first.
         let (level, a, plan) = plan_of("########\n#...  @#\n#### $ #\n#### $ #\n#### $ #\n####   #\n########\n");
-        let cols: Vec<usize> = plan.order.iter().map(|&g| level.coords(a.square_of(g as usize)).1).collect();
+        let cols: Vec<usize> = plan.order.iter().map(|&g| level.coords(a.square(Sq::new(g as usize))).1).collect();
         assert_eq!(cols, vec![1, 2, 3], "deepest goal of the corridor first");
     }
 
@@ -829,7 +825,7 @@ mod tests {
             [("#########\n#$$.  . #\n#@      #\n#########\n", 3), ("#########\n# .  .$$#\n#      @#\n#########\n", 5)]
         {
             let (level, a, plan) = plan_of(text);
-            let last = level.coords(a.square_of(plan.order[1] as usize));
+            let last = level.coords(a.square(Sq::new(plan.order[1] as usize)));
             assert_eq!(last, (1, last_col), "{text}");
         }
     }
@@ -842,7 +838,7 @@ mod tests {
         let text = "#######\n#@ .  #\n###$###\n### ###\n#######\n";
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let at = |r: usize, c: usize| a.index_of(level.square_at(r, c).unwrap());
+        let at = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
         let starts = starts_of(&level, &a);
         let occupied = vec![false; a.squares()];
         let mut pulls = Pulls::new(a.squares());
@@ -866,19 +862,19 @@ mod tests {
         let text = "########\n#@     #\n#  $   #\n###.####\n###    #\n########\n";
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let at = |r: usize, c: usize| a.index_of(level.square_at(r, c).unwrap());
+        let at = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
         let mut occupied = vec![false; a.squares()];
         let pos = at(3, 3);
         occupied[pos] = true;
         let mut pulls = SideFlood::new(a.squares());
-        let below = pulls.reachable_sides(&a, &occupied, pos, at(4, 3));
+        let below = pulls.reachable_sides(&a, &occupied, pos, Sq::new(at(4, 3)));
         assert_eq!(below, 1 << Dir::Down.index());
-        let above = pulls.reachable_sides(&a, &occupied, pos, at(2, 3));
+        let above = pulls.reachable_sides(&a, &occupied, pos, Sq::new(at(2, 3)));
         assert_eq!(above, 1 << Dir::Up.index());
         let room = at(2, 3);
         occupied.fill(false);
         occupied[room] = true;
-        let sides = pulls.reachable_sides(&a, &occupied, room, at(1, 3));
+        let sides = pulls.reachable_sides(&a, &occupied, room, Sq::new(at(1, 3)));
         let free = [Dir::Up, Dir::Left, Dir::Right].iter().map(|d| 1u8 << d.index()).sum::<u8>();
         assert_eq!(sides, free, "the three room sides; the corridor below is cut off");
     }
@@ -886,7 +882,7 @@ mod tests {
     fn starts_of(level: &crate::level::Level, a: &Analysis) -> Vec<bool> {
         let mut starts = vec![false; a.squares()];
         for b in level.boxes() {
-            starts[a.index_of(*b)] = true;
+            starts[a.sq(*b).index()] = true;
         }
         starts
     }
@@ -899,7 +895,7 @@ mod tests {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
         let starts = starts_of(&level, &a);
-        let goal_at = |c: usize| a.index_of(level.square_at(1, c).unwrap());
+        let goal_at = |c: usize| a.sq(level.square_at(1, c).unwrap()).index();
         let mut walls = vec![0u8; a.squares()];
         walls[goal_at(5)] = 1;
         assert_eq!(fillable(&a, &walls, &starts, &mut || false), Some(false));
@@ -920,8 +916,8 @@ mod tests {
         let level = &levels[68];
         let a = Analysis::new(level);
         let starts = starts_of(level, &a);
-        let plan =
-            PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false).unwrap();
+        let plan = PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
+            .unwrap();
         let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
         let first_ok = |g: u16| {
             let mut walls = vec![0u8; a.squares()];
@@ -950,7 +946,7 @@ mod tests {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
         let starts = starts_of(&level, &a);
-        let goal_at = |c: usize| a.index_of(level.square_at(1, c).unwrap());
+        let goal_at = |c: usize| a.sq(level.square_at(1, c).unwrap()).index();
         let mut reach = Flood::new(a.squares());
         for (first, ok) in [(4, false), (5, true)] {
             let mut filled = vec![0u8; a.squares()];
@@ -968,8 +964,8 @@ mod tests {
         let level = &parse_levels(&text).unwrap()[73];
         let a = Analysis::new(level);
         let starts = starts_of(level, &a);
-        let plan =
-            PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false).unwrap();
+        let plan = PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
+            .unwrap();
         let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
         let mut reach = Flood::new(a.squares());
         let goes_on = |order: &[u16], reach: &mut Flood| {
@@ -1006,8 +1002,8 @@ mod tests {
         // A 2x2 goal room entered through the door at row 2, column 3.
         let text = "#########\n#..#    #\n#..   $ #\n#####$$ #\n#####$@ #\n#########\n";
         let (level, a, plan) = plan_of(text);
-        let first = level.coords(a.square_of(plan.order[0] as usize));
-        let last = level.coords(a.square_of(plan.order[3] as usize));
+        let first = level.coords(a.square(Sq::new(plan.order[0] as usize)));
+        let last = level.coords(a.square(Sq::new(plan.order[3] as usize)));
         assert_eq!(first.1, 1, "a goal in the far column first, got {first:?}");
         assert_eq!(last, (2, 2), "the goal at the door last");
     }
@@ -1017,14 +1013,14 @@ mod tests {
         // The square after the goal is reached only through it.
         let level = parse_levels("#######\n#@$ . #\n#######\n").unwrap().remove(0);
         let a = Analysis::new(&level);
-        let back = behind_goals(&a, &starts_of(&level, &a), a.index_of(level.player()));
+        let back = behind_goals(&a, &starts_of(&level, &a), a.sq(level.player()).index());
         let behind: Vec<(usize, usize)> =
-            (0..a.squares()).filter(|&s| back[s]).map(|s| level.coords(a.square_of(s))).collect();
+            (0..a.squares()).filter(|&s| back[s]).map(|s| level.coords(a.square(Sq::new(s)))).collect();
         assert_eq!(behind, vec![(1, 5)]);
         // A box starts behind the first goal: boxes come from there, it is no staging room.
         let level = parse_levels("#########\n#@$ .$ .#\n#########\n").unwrap().remove(0);
         let a = Analysis::new(&level);
-        let back = behind_goals(&a, &starts_of(&level, &a), a.index_of(level.player()));
+        let back = behind_goals(&a, &starts_of(&level, &a), a.sq(level.player()).index());
         assert!(back.iter().all(|&b| !b));
     }
 
@@ -1037,9 +1033,9 @@ mod tests {
         let level = parse_levels(&text).unwrap().remove(87);
         let a = Analysis::new(&level);
         let starts = starts_of(&level, &a);
-        let back = behind_goals(&a, &starts, a.index_of(level.player()));
-        let plan =
-            PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false).unwrap();
+        let back = behind_goals(&a, &starts, a.sq(level.player()).index());
+        let plan = PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
+            .unwrap();
         let parks: Vec<(usize, Step)> =
             plan.steps.iter().copied().enumerate().filter(|(_, s)| s.square != s.goal).collect();
         assert_eq!(parks.len(), 3, "{:?}", plan.steps);
@@ -1050,7 +1046,8 @@ mod tests {
             assert!(i > plan.steps.len() / 2, "staged late, at step {i} of {}", plan.steps.len());
         }
         let without =
-            PackingPlan::peeled(&a, &starts, a.index_of(level.player()), false, Peel::OneByOne, &mut || false).unwrap();
+            PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), false, Peel::OneByOne, &mut || false)
+                .unwrap();
         assert!(without.steps.iter().all(|s| s.square == s.goal));
     }
 
@@ -1065,10 +1062,10 @@ mod tests {
             let a = Analysis::new(level);
             let mut starts = vec![false; a.squares()];
             for b in level.boxes() {
-                starts[a.index_of(*b)] = true;
+                starts[a.sq(*b).index()] = true;
             }
             let plan =
-                PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false)
+                PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
                     .expect("never stopped");
             let mut fills: Vec<u16> = plan.steps.iter().filter(|s| s.square == s.goal).map(|s| s.goal).collect();
             assert_eq!(fills, plan.order);
@@ -1083,7 +1080,7 @@ mod tests {
                 }
             }
             let without =
-                PackingPlan::peeled(&a, &starts, a.index_of(level.player()), false, Peel::OneByOne, &mut || false)
+                PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), false, Peel::OneByOne, &mut || false)
                     .expect("never stopped");
             assert!(without.steps.iter().all(|s| s.square == s.goal));
         }

@@ -39,9 +39,8 @@ use std::ops::Bound;
 use std::time::{Duration, Instant};
 
 use super::keyed::{self, Keyed, hash_key};
-use super::raw::{NONE, RawIndex};
 use crate::analysis::region::{Flood, relaxed_pushes};
-use crate::analysis::{Analysis, Sq};
+use crate::analysis::{Analysis, NO_SQUARE, Sq, UNREACHABLE};
 use crate::level::{Dir, Level};
 use crate::solver::cuts::Cuts;
 use crate::solver::expand::Push;
@@ -119,7 +118,7 @@ impl PullTree {
                 break;
             }
             let dir = Dir::ALL[node.dir as usize].opposite();
-            pushes.push(Push { from: a.square_of(node.to as usize), dir });
+            pushes.push(Push { from: a.square(Sq::new(node.to as usize)), dir });
             at = node.parent;
         }
         pushes
@@ -206,7 +205,7 @@ impl Open {
     }
 }
 
-/// Pushes from each start square to each square on an empty board (`NONE` where none reach):
+/// Pushes from each start square to each square on an empty board ([`UNREACHABLE`] where none reach):
 /// row `t` is start box `t`'s. With `aware` the player walks round the box
 /// ([`player_aware_from`]), else the pushes are relaxed (the square behind the box only has
 /// to be floor).
@@ -216,7 +215,7 @@ fn start_distances(a: &Analysis, starts: &[u16], aware: bool) -> Vec<u16> {
         return player_aware_from(a, &squares);
     }
     let n = a.squares();
-    let mut dist = vec![NONE; starts.len() * n];
+    let mut dist = vec![UNREACHABLE; starts.len() * n];
     let mut queue = Vec::new();
     for (t, &s) in starts.iter().enumerate() {
         let row = &mut dist[t * n..(t + 1) * n];
@@ -228,7 +227,7 @@ fn start_distances(a: &Analysis, starts: &[u16], aware: bool) -> Vec<u16> {
             &mut queue,
             |_, _| true,
             |b, ahead, _| {
-                let fresh = row[ahead] == NONE;
+                let fresh = row[ahead] == UNREACHABLE;
                 if fresh {
                     row[ahead] = row[b] + 1;
                 }
@@ -299,7 +298,7 @@ impl Puller {
         let n = a.squares();
         let tree = PullTree::empty(a);
         let words = keyed::words(a);
-        let mut starts: Vec<u16> = level.boxes().iter().map(|&b| a.index_of(b) as u16).collect();
+        let mut starts: Vec<u16> = level.boxes().iter().map(|&b| a.sq(b).index() as u16).collect();
         starts.sort_unstable();
         let k = starts.len();
         let mut puller = Puller {
@@ -335,7 +334,7 @@ impl Puller {
             p.occupied[s as usize] = 1;
             p.target[s as usize / 64] |= 1 << (s % 64);
         }
-        p.target_player = p.reach.player(a, &p.occupied, Sq::new(a.index_of(level.player()))).index() as u16;
+        p.target_player = p.reach.player(a, &p.occupied, Sq::new(a.sq(level.player()).index())).index() as u16;
         p.occupied.fill(0);
         p.boxes.extend(0..a.goals() as u16);
         for &b in &p.boxes {
@@ -519,19 +518,19 @@ impl Puller {
         for &b in &self.boxes {
             let row = self.rows.iter().position(|&r| r == b).unwrap_or(0);
             for (di, d) in Dir::ALL.into_iter().enumerate() {
-                let to = a.nb(b as usize, d);
-                if to == NONE || !self.cuts.reached(to as usize, generation) {
+                let Some(to) = a.neighbor(Sq::new(usize::from(b)), d) else { continue };
+                if !self.cuts.reached(to.index(), generation) {
                     continue;
                 }
-                let step = a.nb(to as usize, d);
-                if step == NONE || self.occupied[step as usize] != 0 || to as usize >= a.live() {
+                let Some(step) = a.neighbor(to, d) else { continue };
+                if self.occupied[step] != 0 || !a.is_live(to) {
                     continue;
                 }
-                keyed::moved(&self.key, b as usize, to as usize, &mut self.child);
+                keyed::moved(&self.key, usize::from(b), to.index(), &mut self.child);
                 let hash = hash_key(&self.child);
                 // Loaded while the pulls before it are worked out (see keyed.rs).
                 self.tree.prefetch(hash);
-                self.pulls.push((row, to as usize, step as usize, di as u8, hash));
+                self.pulls.push((row, to.index(), step.index(), di as u8, hash));
             }
         }
         let off_goals = self.boxes.iter().filter(|&&b| b as usize >= a.goals()).count();
@@ -547,17 +546,17 @@ impl Puller {
             // The child's region: the part of this region round `step` once the box stands on
             // `to`, joined by `from` (and the parts it touches) when `from` touches it.
             let (part, lowest) = self.cuts.part(a, &self.occupied, to, step);
-            let (mut touches, mut others, mut elsewhere) = (false, NONE, false);
+            let (mut touches, mut others, mut elsewhere) = (false, NO_SQUARE, false);
             for d in Dir::ALL {
-                let t = a.nb(from, d);
-                if t == NONE || t as usize == to || self.occupied[t as usize] != 0 {
+                let Some(t) = a.neighbor(Sq::new(from), d).map(Sq::index) else { continue };
+                if t == to || self.occupied[t] != 0 {
                     continue;
                 }
-                if !self.cuts.reached(t as usize, generation) {
+                if !self.cuts.reached(t, generation) {
                     elsewhere = true;
                     continue;
                 }
-                match self.cuts.part(a, &self.occupied, to, t as usize) {
+                match self.cuts.part(a, &self.occupied, to, t) {
                     (key, _) if key == part => touches = true,
                     (_, low) => others = others.min(low),
                 }
@@ -600,7 +599,7 @@ impl Puller {
 /// of a level with `n` squares.
 fn cost(dist: &[u16], n: usize, s: usize, t: usize) -> i64 {
     match dist[t * n + s] {
-        NONE => FORBIDDEN,
+        UNREACHABLE => FORBIDDEN,
         d => i64::from(d),
     }
 }

@@ -20,7 +20,6 @@ use super::keyed::{self, Keyed, hash_key};
 use super::macros::{MacroMove, Macros};
 use super::packing::{PackingPlan, Peel};
 use super::pull::{Backward, Found};
-use super::raw::{NONE, RawIndex};
 use super::staging::{self, Aside};
 use super::way::Way;
 use crate::analysis::region::{Flood, Step, spread};
@@ -28,6 +27,7 @@ use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{BuildOptions, Dir, Level};
 use crate::solver::budget::{Budget, Stop};
 use crate::solver::corral::Corrals;
+use crate::solver::deadlock;
 use crate::solver::exhaust::{Exhaust, PatternLog, Patterns};
 use crate::solver::expand::{Push, moves_to_pushes, pushes_to_moves};
 use crate::solver::frozen::{FrozenTables, NoTable, TableId, frozen_goal_set};
@@ -345,12 +345,9 @@ struct Fences {
 /// a box or dead, or the square behind is a wall or out of the player's `reach`.
 fn stuck(a: &Analysis, occupied: &[u8], reach: &Flood, s: usize) -> bool {
     Dir::ALL.iter().all(|&d| {
-        let (ahead, behind) = (a.nb(s, d), a.nb(s, d.opposite()));
-        ahead == NONE
-            || behind == NONE
-            || occupied[ahead as usize] != 0
-            || !a.is_live(Sq::new(ahead as usize))
-            || !reach.contains(Sq::new(behind as usize))
+        let s = Sq::new(s);
+        let (Some(ahead), Some(behind)) = (a.neighbor(s, d), a.neighbor(s, d.opposite())) else { return true };
+        occupied[ahead] != 0 || !a.is_live(ahead) || !reach.contains(behind)
     })
 }
 
@@ -497,21 +494,15 @@ fn cluster(
             return;
         }
         for d in Dir::ALL {
-            let n = a.nb(s, d);
+            let n = a.neighbor(Sq::new(s), d);
             // The square beside, and the diagonal one clockwise of it (reached around either
             // corner, since walls are not squares).
-            let turn = Dir::ALL[(d as usize + 1) % 4];
-            let m = a.nb(s, turn);
-            let diagonal = if n != NONE && a.nb(n as usize, turn) != NONE {
-                a.nb(n as usize, turn)
-            } else if m != NONE {
-                a.nb(m as usize, d)
-            } else {
-                NONE
-            };
-            for t in [n, diagonal] {
-                if t != NONE && occupied[t as usize] != 0 && !out.iter().any(|q| q.index() == t as usize) {
-                    out.push(Sq::new(t as usize));
+            let turn = Dir::ALL[(d.index() + 1) % 4];
+            let m = a.neighbor(Sq::new(s), turn);
+            let diagonal = n.and_then(|n| a.neighbor(n, turn)).or_else(|| m.and_then(|m| a.neighbor(m, d)));
+            for t in [n, diagonal].into_iter().flatten() {
+                if occupied[t] != 0 && !out.contains(&t) {
+                    out.push(t);
                     if out.len() == max {
                         return;
                     }
@@ -536,16 +527,16 @@ fn pocket_boxes(
     out: &mut Vec<Sq>,
 ) -> bool {
     for d in Dir::ALL {
-        let t = a.nb(s, d);
-        if t == NONE || occupied[t as usize] != 0 || p.seen(t as usize) {
+        let Some(t) = a.neighbor(Sq::new(s), d) else { continue };
+        if occupied[t] != 0 || p.seen(t.index()) {
             continue;
         }
         // Floods of one call get ids from `first` on; the first flood's id is `first`.
         p.current += 1;
         let id = p.current;
         p.part.clear();
-        p.part.push(Sq::new(t as usize));
-        p.flood[t as usize] = id;
+        p.part.push(t);
+        p.flood[t] = id;
         let open = std::cell::Cell::new(false);
         let Pockets { flood, first, part, .. } = p;
         spread(
@@ -577,9 +568,9 @@ fn pocket_boxes(
         for i in 0..p.part.len() {
             let q = p.part[i].index();
             for e in Dir::ALL {
-                let u = a.nb(q, e);
-                if u != NONE && occupied[u as usize] != 0 && !out.iter().any(|b| b.index() == u as usize) {
-                    out.push(Sq::new(u as usize));
+                let Some(u) = a.neighbor(Sq::new(q), e) else { continue };
+                if occupied[u] != 0 && !out.contains(&u) {
+                    out.push(u);
                     if out.len() == max {
                         return true;
                     }
@@ -631,18 +622,15 @@ fn child_corral_dead(
 /// (XSokoban 23's solution parks the boxes of the corridor before the goal room on the level's
 /// far side before the first box goes in).
 fn opener_score(a: &Analysis, goal: Option<usize>, to: usize) -> i64 {
-    match goal.map(|g| a.dist(g, to)) {
-        Some(d) if d != NONE => -i64::from(d),
-        _ => 0,
+    match goal.and_then(|g| a.distance(g, Sq::new(to))) {
+        Some(d) => -i64::from(d),
+        None => 0,
     }
 }
 
 /// The matching cost of a box on square `s` for goal `g`.
 fn square_cost(a: &Analysis, s: usize, g: usize) -> i64 {
-    match a.dist(g, s) {
-        NONE => FORBIDDEN,
-        d => i64::from(d),
-    }
+    a.distance(g, Sq::new(s)).map_or(FORBIDDEN, i64::from)
 }
 
 /// Table `id` of `tables`, or `None` while there are none (the analysis's static distances,
@@ -715,10 +703,10 @@ pub fn plan(
 ) -> Result<PackingPlan, SolveError> {
     let mut starts = vec![false; a.squares()];
     for b in level.boxes() {
-        starts[a.index_of(*b)] = true;
+        starts[a.sq(*b).index()] = true;
     }
     let stop = &mut || stop_reason(config, started).is_some();
-    let plan = PackingPlan::peeled(a, &starts, a.index_of(level.player()), config.fast.parking, peel, stop);
+    let plan = PackingPlan::peeled(a, &starts, a.sq(level.player()).index(), config.fast.parking, peel, stop);
     let plan = match plan {
         Some(plan) if config.fast.plan_check => plan.checked_from_start(a, &starts, stop),
         plan => plan,
@@ -939,7 +927,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     fn start(&mut self) -> Flow<()> {
         let Inputs { level, a, plan, config, started, .. } = self.inputs;
         for b in level.boxes() {
-            let s = a.index_of(*b);
+            let s = a.sq(*b).index();
             if s >= a.live() {
                 return end(Err(SolveError::Unsolvable(self.search.finish_stats(started))));
             }
@@ -967,7 +955,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         let Some(h) = root else {
             return end(Err(SolveError::Unsolvable(self.search.finish_stats(started))));
         };
-        let regions = self.features.regions(a, &self.occupied, a.index_of(level.player()));
+        let regions = self.features.regions(a, &self.occupied, a.sq(level.player()).index());
         let cell = self.features.cell(plan, &self.occupied, regions.count, on_goals, |_| false);
         let root = Node { parent: ROOT, from: 0, to: 0, dir: 0, expanded: false, player: regions.player, weight: 0 };
         let hash = hash_key(&self.key);
@@ -1314,10 +1302,10 @@ impl<'r, 'd> Pass<'r, 'd> {
         let (from, to) = (m.from as usize, m.to as usize);
         self.occupied[from] = 0;
         self.occupied[to] = 1;
-        let dead = if super::raw::block_2x2(a, &self.occupied, to) {
+        let dead = if deadlock::block_2x2(a, &self.occupied, Sq::new(to)) {
             self.search.stats.pruned_2x2 += 1;
             true
-        } else if super::raw::freeze(a, &self.occupied, to, &mut self.path) {
+        } else if deadlock::freeze(a, &self.occupied, Sq::new(to), &mut self.path) {
             self.search.stats.pruned_freeze += 1;
             true
         } else {
@@ -1342,7 +1330,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         #[cfg(debug_assertions)]
         {
             let mut check = Features::new(a, false, false);
-            let player_square = a.nb(to, Dir::ALL[m.dir as usize].opposite()) as usize;
+            let player_square = m.player_square(a).index();
             let full = check.regions(a, &self.occupied, player_square);
             debug_assert_eq!((full.count, full.player), (regions.count, regions.player));
         }
@@ -1547,7 +1535,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         let m = self.children[i].m;
         self.occupied[m.from as usize] = 0;
         self.occupied[m.to as usize] = 1;
-        let player = a.nb(m.to as usize, Dir::ALL[m.dir as usize].opposite()) as usize;
+        let player = m.player_square(a).index();
         let (reach, corrals, check) = (&mut self.child_reach, &mut self.corrals, &mut self.corral_check);
         let dead = child_corral_dead(a, &self.occupied, player, reach, corrals, check);
         self.occupied[m.to as usize] = 0;
@@ -1638,7 +1626,7 @@ impl<'r, 'd> Pass<'r, 'd> {
 fn start_asides(level: &Level, a: &Analysis) -> Vec<Aside> {
     let mut starts = vec![false; a.squares()];
     for b in level.boxes() {
-        starts[a.index_of(*b)] = true;
+        starts[a.sq(*b).index()] = true;
     }
     staging::staging_moves(a, &starts)
 }
@@ -1687,9 +1675,9 @@ fn sprint(
     let started = Instant::now();
     let mut has_box = vec![false; level.square_count()];
     for &b in boxes {
-        has_box[a.square_of(b as usize).index()] = true;
+        has_box[a.square(Sq::new(b as usize)).index()] = true;
     }
-    let at = a.square_of(player as usize);
+    let at = a.square(Sq::new(player as usize));
     let options = BuildOptions { rule: level.rule(), edges: level.edges(), format: level.format() };
     let start = Level::from_raw(level.raw_with(|s| has_box[s.index()], at), level.meta().clone(), options);
     // The sprint's pushes are read as this level's squares: the same board, the same numbering.
@@ -1742,9 +1730,9 @@ fn finish(
     let n = a.squares();
     let mut occupied = vec![0u8; n];
     for b in level.boxes() {
-        occupied[a.index_of(*b)] = 1;
+        occupied[a.sq(*b).index()] = 1;
     }
-    let mut player = a.index_of(level.player());
+    let mut player = a.sq(level.player()).index();
     let mut reach = Flood::new(n);
     let mut pushes = Vec::new();
     for m in line {
@@ -1752,11 +1740,11 @@ fn finish(
         let steps =
             macros.pushes(a, &mut occupied, &|s| reach.contains(Sq::new(s)), m).expect("a stored macro move replays");
         for (from, dir) in steps {
-            pushes.push(Push { from: a.square_of(from as usize), dir });
+            pushes.push(Push { from: a.square(Sq::new(from as usize)), dir });
         }
         occupied[m.from as usize] = 0;
         occupied[m.to as usize] = 1;
-        player = a.nb(m.to as usize, Dir::ALL[m.dir as usize].opposite()) as usize;
+        player = m.player_square(a).index();
     }
     pushes.extend_from_slice(tail);
     Ok(package(level, &pushes, search.finish_stats(started)))
@@ -1783,8 +1771,8 @@ mod tests {
         let a = Analysis::new(level);
         let n = a.squares();
         let mut occupied = vec![0u8; n];
-        let mut boxes: Vec<usize> = level.boxes().iter().map(|b| a.index_of(*b)).collect();
-        let mut player = a.index_of(level.player());
+        let mut boxes: Vec<usize> = level.boxes().iter().map(|b| a.sq(*b).index()).collect();
+        let mut player = a.sq(level.player()).index();
         let mut learned = Learned::new(&a, Backward::none());
         let mut tables = FrozenTables::player_aware_within(&a, &mut || false).unwrap();
         let (mut scratch, mut cut, mut fences) = (DeadScratch::new(n), CutOff::new(n), Fences::default());
@@ -1795,10 +1783,10 @@ mod tests {
         let mut pushes = 0;
         for c in lurd.chars() {
             let d = Dir::ALL.into_iter().find(|d| d.letter() == c.to_ascii_lowercase()).unwrap();
-            let next = a.nb(player, d) as usize;
+            let next = a.neighbor(Sq::new(player), d).expect("a legal move").index();
             player = next;
             let Some(i) = boxes.iter().position(|&b| b == next) else { continue };
-            let to = a.nb(next, d) as usize;
+            let to = a.neighbor(Sq::new(next), d).expect("a legal push").index();
             boxes[i] = to;
             pushes += 1;
             occupied.fill(0);
@@ -1808,10 +1796,10 @@ mod tests {
             if to >= a.live() {
                 return Some((pushes, "dead square"));
             }
-            if super::super::raw::block_2x2(&a, &occupied, to) {
+            if deadlock::block_2x2(&a, &occupied, Sq::new(to)) {
                 return Some((pushes, "2x2 block"));
             }
-            if super::super::raw::freeze(&a, &occupied, to, &mut path) {
+            if deadlock::freeze(&a, &occupied, Sq::new(to), &mut path) {
                 return Some((pushes, "freeze"));
             }
             let squares: Vec<Sq> = boxes.iter().map(|&b| Sq::new(b)).collect();
@@ -1877,7 +1865,7 @@ mod tests {
         // pushes away from the goal comes first (the smaller key); no goal, no preference.
         let level = parse_levels("#########\n#.    $@#\n#########\n").unwrap().remove(0);
         let a = Analysis::new(&level);
-        let at = |c: usize| a.index_of(level.square_at(1, c).unwrap());
+        let at = |c: usize| a.sq(level.square_at(1, c).unwrap()).index();
         let goal = Some(at(1));
         assert!(opener_score(&a, goal, at(5)) < opener_score(&a, goal, at(3)));
         assert_eq!(opener_score(&a, goal, at(5)), -4);
@@ -1940,9 +1928,9 @@ mod tests {
         let level = parse_levels(LATE).unwrap().remove(0);
         let a = Analysis::new(&level);
         let hot = Hotspots::new(&a, &mut || false).unwrap();
-        let mut boxes: Vec<u16> = level.boxes().iter().map(|&b| a.index_of(b) as u16).collect();
+        let mut boxes: Vec<u16> = level.boxes().iter().map(|&b| a.sq(b).index() as u16).collect();
         boxes.sort_unstable();
-        let player = a.index_of(level.player()) as u16;
+        let player = a.sq(level.player()).index() as u16;
         let weights = Weights {
             hotspots: Some(1),
             distance: Some(2),

@@ -23,9 +23,8 @@
 //! moving box allow): the moves are advice, the search decides.
 
 use super::packing::SideFlood;
-use super::raw::{NONE, RawIndex};
 use crate::analysis::region::relaxed_pushes;
-use crate::analysis::{Analysis, Sq};
+use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
 
 /// The squares a box may be tried on before it is given up (each try floods the floor): a
@@ -46,8 +45,10 @@ pub struct Aside {
 pub fn staging_moves(a: &Analysis, starts: &[bool]) -> Vec<Aside> {
     let n = a.squares();
     let goals = a.goals();
-    let nearest: Vec<u16> = (0..n).map(|s| (0..goals).map(|g| a.dist(g, s)).min().unwrap_or(NONE)).collect();
-    let boxes: Vec<usize> = (goals..n).filter(|&s| starts[s] && nearest[s] != NONE).collect();
+    let nearest: Vec<u16> = (0..n)
+        .map(|s| (0..goals).map(|g| a.distance(g, Sq::new(s)).unwrap_or(UNREACHABLE)).min().unwrap_or(UNREACHABLE))
+        .collect();
+    let boxes: Vec<usize> = (goals..n).filter(|&s| starts[s] && nearest[s] != UNREACHABLE).collect();
     let mut scratch = BoxSearch::new(n);
     let ways: Vec<Vec<bool>> = boxes.iter().map(|&b| way_of(a, &nearest, b, &mut scratch)).collect();
     // The boxes to stage (indices into `boxes`), each with the partners whose way it is in.
@@ -96,21 +97,19 @@ pub fn staging_moves(a: &Analysis, starts: &[bool]) -> Vec<Aside> {
 fn way_of(a: &Analysis, nearest: &[u16], b: usize, scratch: &mut BoxSearch) -> Vec<bool> {
     let n = a.squares();
     let from_b = scratch.bare_distances(a, b);
-    let on_path = |s: usize| from_b[s] != NONE && nearest[s] != NONE && from_b[s] + nearest[s] == nearest[b];
+    let on_path =
+        |s: usize| from_b[s] != UNREACHABLE && nearest[s] != UNREACHABLE && from_b[s] + nearest[s] == nearest[b];
     let mut way = vec![false; n];
     for s in (0..n).filter(|&s| on_path(s)) {
         if s != b {
             way[s] = true;
         }
         for d in Dir::ALL {
-            let t = a.nb(s, d);
-            let p = a.nb(s, d.opposite());
-            if t == NONE || p == NONE || !on_path(t as usize) {
-                continue;
-            }
-            let t = t as usize;
-            if from_b[t] == from_b[s] + 1 && nearest[t] + 1 == nearest[s] && p as usize != b {
-                way[p as usize] = true;
+            let here = Sq::new(s);
+            let (Some(t), Some(p)) = (a.neighbor(here, d), a.neighbor(here, d.opposite())) else { continue };
+            let (t, p) = (t.index(), p.index());
+            if on_path(t) && from_b[t] == from_b[s] + 1 && nearest[t] + 1 == nearest[s] && p != b {
+                way[p] = true;
             }
         }
     }
@@ -126,12 +125,12 @@ struct BoxSearch {
 
 impl BoxSearch {
     fn new(n: usize) -> BoxSearch {
-        BoxSearch { dist: vec![NONE; n], queue: Vec::new(), sides: SideFlood::new(n) }
+        BoxSearch { dist: vec![UNREACHABLE; n], queue: Vec::new(), sides: SideFlood::new(n) }
     }
 
     /// Pushes from `b` to every square on the bare board (the player anywhere).
     fn bare_distances(&mut self, a: &Analysis, b: usize) -> Vec<u16> {
-        let mut dist = vec![NONE; a.squares()];
+        let mut dist = vec![UNREACHABLE; a.squares()];
         dist[b] = 0;
         self.queue.clear();
         self.queue.push(Sq::new(b));
@@ -140,7 +139,7 @@ impl BoxSearch {
             &mut self.queue,
             |_, _| true,
             |s, t, _| {
-                let fresh = a.is_live(t) && dist[t] == NONE;
+                let fresh = a.is_live(t) && dist[t] == UNREACHABLE;
                 if fresh {
                     dist[t] = dist[s] + 1;
                 }
@@ -164,7 +163,7 @@ impl BoxSearch {
         mut fits: impl FnMut(usize, &[bool], &mut Self) -> Option<bool>,
     ) -> Option<usize> {
         let mut occ = occupied.to_vec();
-        self.dist.fill(NONE);
+        self.dist.fill(UNREACHABLE);
         self.dist[b] = 0;
         let mut layer = vec![b];
         while !layer.is_empty() {
@@ -182,13 +181,14 @@ impl BoxSearch {
             let mut next = Vec::new();
             for &s in &layer {
                 for d in Dir::ALL {
-                    let (t, p) = (a.nb(s, d), a.nb(s, d.opposite()));
-                    if t == NONE || p == NONE || occ[t as usize] || nearest[t as usize] == NONE {
+                    let here = Sq::new(s);
+                    let (Some(t), Some(_)) = (a.neighbor(here, d), a.neighbor(here, d.opposite())) else { continue };
+                    if occ[t] || nearest[t] == UNREACHABLE {
                         continue;
                     }
-                    if self.dist[t as usize] == NONE {
-                        self.dist[t as usize] = self.dist[s] + 1;
-                        next.push(t as usize);
+                    if self.dist[t] == UNREACHABLE {
+                        self.dist[t] = self.dist[s] + 1;
+                        next.push(t.index());
                     }
                 }
             }
@@ -209,11 +209,11 @@ mod tests {
         let a = Analysis::new(&level);
         let mut starts = vec![false; a.squares()];
         for b in level.boxes() {
-            starts[a.index_of(*b)] = true;
+            starts[a.sq(*b).index()] = true;
         }
         staging_moves(&a, &starts)
             .into_iter()
-            .map(|m| (level.coords(a.square_of(m.from as usize)), level.coords(a.square_of(m.to as usize))))
+            .map(|m| (level.coords(a.square(Sq::new(m.from as usize))), level.coords(a.square(Sq::new(m.to as usize)))))
             .collect()
     }
 

@@ -14,8 +14,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use super::packing::PackingPlan;
-use super::raw::{NONE, RawIndex};
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, NO_SQUARE, Sq};
 use crate::level::Dir;
 
 /// Scratch for the way search, reused across expansions.
@@ -50,14 +49,14 @@ impl Way {
     pub fn new(n: usize) -> Way {
         Way {
             cost: vec![0; n],
-            parent: vec![NONE; n],
+            parent: vec![NO_SQUARE; n],
             generation: vec![0; n],
             current: 0,
             origin: vec![0; n],
             kept: vec![0; n],
             heap: BinaryHeap::new(),
             walk_cost: vec![0; n],
-            walk_parent: vec![NONE; n],
+            walk_parent: vec![NO_SQUARE; n],
             walked: vec![0; n],
             deque: VecDeque::new(),
             on_way: vec![0; n],
@@ -107,15 +106,14 @@ impl Way {
         self.deque.push_back(player as u16);
         self.walked[player] = now;
         self.walk_cost[player] = 0;
-        self.walk_parent[player] = NONE;
+        self.walk_parent[player] = NO_SQUARE;
         while let Some(q) = self.deque.pop_front() {
             let q = q as usize;
             for d in Dir::ALL {
-                let t = a.nb(q, d);
-                if t == NONE || kept(t as usize, self) {
+                let Some(t) = a.neighbor(Sq::new(q), d).map(Sq::index) else { continue };
+                if kept(t, self) {
                     continue;
                 }
-                let t = t as usize;
                 let step = u32::from(occupied[t] != 0);
                 let cost = self.walk_cost[q] + step;
                 if self.walked[t] != now || cost < self.walk_cost[t] {
@@ -132,10 +130,10 @@ impl Way {
         }
         self.heap.clear();
         for (s, &box_here) in occupied.iter().enumerate().take(a.live()) {
-            if box_here != 0 && !kept(s, self) && a.dist(goal, s) != NONE {
+            if box_here != 0 && !kept(s, self) && a.distance(goal, Sq::new(s)).is_some() {
                 self.generation[s] = now;
                 self.cost[s] = 0;
-                self.parent[s] = NONE;
+                self.parent[s] = NO_SQUARE;
                 self.origin[s] = s as u16;
                 self.heap.push(Reverse((0, s as u16)));
             }
@@ -154,17 +152,17 @@ impl Way {
             // Another box on `x`: it must move first (the moving box has left its own square).
             let blocked = |x: usize| u32::from(occupied[x] != 0 && x != origin);
             for d in Dir::ALL {
-                let t = a.nb(s, d);
-                let p = a.nb(s, d.opposite());
-                if t == NONE || p == NONE || (t as usize) >= a.live() {
+                let here = Sq::new(s);
+                let (Some(t), Some(p)) = (a.neighbor(here, d), a.neighbor(here, d.opposite())) else { continue };
+                if !a.is_live(t) {
                     continue;
                 }
-                let (t, p) = (t as usize, p as usize);
+                let (t, p) = (t.index(), p.index());
                 if kept(t, self) || kept(p, self) {
                     continue;
                 }
                 // The first push needs the player's walk; later ones a free push square.
-                let first = self.parent[s] == NONE;
+                let first = self.parent[s] == NO_SQUARE;
                 let behind = if !first {
                     blocked(p)
                 } else if self.walked[p] == now {
@@ -189,13 +187,14 @@ impl Way {
         loop {
             self.on_way[s] = now;
             let from = self.parent[s];
-            if from == NONE {
+            if from == NO_SQUARE {
                 break;
             }
             let from = from as usize;
             // The push square: behind `from`, seen from `s`.
-            if let Some(d) = Dir::ALL.into_iter().find(|&d| a.nb(from, d) as usize == s) {
-                let p = a.nb(from, d.opposite()) as usize;
+            let from_sq = Sq::new(from);
+            if let Some(d) = Dir::ALL.into_iter().find(|&d| a.neighbor(from_sq, d) == Some(Sq::new(s))) {
+                let p = a.neighbor(from_sq, d.opposite()).expect("a push square").index();
                 self.on_way[p] = now;
                 if occupied[p] != 0 && p != origin {
                     self.blocking[p] = now;
@@ -203,7 +202,7 @@ impl Way {
                 if from == origin {
                     // The player's walk to the first push.
                     let mut q = self.walk_parent[p];
-                    while q != NONE {
+                    while q != NO_SQUARE {
                         let w = q as usize;
                         self.on_way[w] = now;
                         if occupied[w] != 0 && w != origin {
@@ -255,10 +254,10 @@ mod tests {
         let mut starts = vec![false; a.squares()];
         let mut occupied = vec![0u8; a.squares()];
         for b in level.boxes() {
-            starts[a.index_of(*b)] = true;
-            occupied[a.index_of(*b)] = 1;
+            starts[a.sq(*b).index()] = true;
+            occupied[a.sq(*b).index()] = 1;
         }
-        let plan = PackingPlan::peeled(&a, &starts, a.index_of(level.player()), true, Peel::OneByOne, &mut || false)
+        let plan = PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
             .expect("never stopped");
         (level, a, plan, occupied)
     }
@@ -269,15 +268,15 @@ mod tests {
         // first, the other stands where the player must be (or where the box must pass).
         let (level, a, plan, occupied) = setup("#########\n#.  $  @#\n#########\n#########\n");
         let mut way = Way::new(a.squares());
-        let player = a.index_of(level.player());
+        let player = a.sq(level.player()).index();
         let found = way.search(&a, &plan, 0, &occupied, player).expect("a way exists");
         assert_eq!(found.obstacles, 0, "one box alone is never in its own way");
 
         let (level, a, plan, occupied) = setup("#########\n#..  $$@#\n#########\n");
-        let player = a.index_of(level.player());
+        let player = a.sq(level.player()).index();
         let found = way.search(&a, &plan, 0, &occupied, player).expect("a way exists");
         assert_eq!(found.obstacles, 1);
-        let blocking: Vec<usize> = level.boxes().iter().map(|b| a.index_of(*b)).filter(|&s| way.blocks(s)).collect();
+        let blocking: Vec<usize> = level.boxes().iter().map(|b| a.sq(*b).index()).filter(|&s| way.blocks(s)).collect();
         assert_eq!(blocking.len(), 1, "exactly one of the two boxes is in the other's way");
         assert!(way.on_way(blocking[0]));
     }
@@ -287,12 +286,12 @@ mod tests {
         // Whichever box goes first, the other stands on its way; column 8 is off the way.
         let (level, a, plan, occupied) = setup("##########\n#..  $$@ #\n##########\n");
         let mut way = Way::new(a.squares());
-        let player = a.index_of(level.player());
+        let player = a.sq(level.player()).index();
         let found = way.search(&a, &plan, 0, &occupied, player).expect("a way exists");
         assert_eq!(found.obstacles, 1);
-        let boxes: Vec<usize> = level.boxes().iter().map(|b| a.index_of(*b)).collect();
+        let boxes: Vec<usize> = level.boxes().iter().map(|b| a.sq(*b).index()).collect();
         let (blocking, mover) = if way.blocks(boxes[0]) { (boxes[0], boxes[1]) } else { (boxes[1], boxes[0]) };
-        let (off, on) = (a.index_of(level.square_at(1, 8).unwrap()), a.index_of(level.square_at(1, 3).unwrap()));
+        let (off, on) = (a.sq(level.square_at(1, 8).unwrap()).index(), a.sq(level.square_at(1, 3).unwrap()).index());
         assert!(!way.on_way(off) && way.on_way(on));
         assert!(!way.blocked_after(1, blocking, off), "the obstacle left the way");
         assert!(way.blocked_after(1, blocking, on), "the obstacle moved along the way");
@@ -307,7 +306,7 @@ mod tests {
         // box in the doorway below it.
         let (level, a, plan, occupied) = setup("########\n#..$   #\n#####$##\n    #@ #\n    ####\n");
         let mut way = Way::new(a.squares());
-        let player = a.index_of(level.player());
+        let player = a.sq(level.player()).index();
         let found = way.search(&a, &plan, 0, &occupied, player).expect("a way exists");
         assert_eq!(found.obstacles, 1);
     }
@@ -316,7 +315,7 @@ mod tests {
     fn no_way_when_the_plan_is_complete() {
         let (level, a, plan, occupied) = setup("#######\n#@$ .#\n#######\n");
         let mut way = Way::new(a.squares());
-        let player = a.index_of(level.player());
+        let player = a.sq(level.player()).index();
         assert!(way.search(&a, &plan, plan.steps.len() as u16, &occupied, player).is_none());
     }
 }
