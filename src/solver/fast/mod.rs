@@ -69,6 +69,13 @@
 //!   (the searches meet). Goal areas jam forwards and never backwards (a pulled box can
 //!   always be pushed back), so levels whose difficulty is the packing often fall this way.
 //!   They run a slice at a time between forward expansions, for a tenth of the limits each.
+//! - **Midpoint** (`midpoint.rs`, after Festival's "imagined board"): under short limits, when
+//!   the passes fail, the last share of the limits goes to a forward solve of the level with
+//!   its goals moved onto the boxes of the backward searches' state nearest the start, when
+//!   they got most of the way; that state's undone pulls finish the solution (after a short search that meets the backward
+//!   trees when the forward line leaves the player in another region). In goal-room
+//!   levels the backward searches empty the room and stall on the storage outside it, which
+//!   the forward passes, aimed at the goals, never sort out towards their line.
 //!
 //! # Passes
 //!
@@ -89,7 +96,9 @@
 //! cells of their own, which in the first pass would slow the levels that need long lines
 //! there, and comes last because the first pass solves its levels early or not at all.
 //!
-//! Under short limits the first pass has `FIRST_PASS` of them and the second the rest. Under
+//! Under short limits the first pass has `FIRST_PASS` of them, the second `SECOND_PASS` of the
+//! rest and the midpoint what is left (the second all of it when the backward searches are
+//! off or got no state to aim at). Under
 //! a time limit above `FIRST_ROUND` the two share its first part so (the second runs from
 //! inside the first, which waits in memory: `search::Detour`), the first then goes on, and the
 //! third has the last `THIRD_PASS_SHARE`th of what is left.
@@ -116,6 +125,7 @@ mod features;
 mod hotspots;
 mod keyed;
 mod macros;
+mod midpoint;
 mod packing;
 mod portfolio;
 mod pull;
@@ -153,6 +163,18 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
 /// can take seconds on a huge level, so the time limit covers it too). The reported seconds
 /// count from `started`.
 pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant) -> Result<Solution, SolveError> {
+    solve_passes(level, a, config, started, config.fast.pulls)
+}
+
+/// [`solve_from`]'s passes, and with `midpoint` under short limits the midpoint last (see the
+/// module docs); the midpoint's own solve runs without one.
+fn solve_passes(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    started: Instant,
+    midpoint: bool,
+) -> Result<Solution, SolveError> {
     if !handles(level, a) {
         let config = Config { mode: Mode::Pushes, ..config.clone() };
         return astar::solve_from(level, a, &config, crate::solver::Objective::Pushes, started);
@@ -244,10 +266,17 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
     } else {
         // Short limits: the first two passes, one after the other.
         let passes = &passes[..2];
+        let mut midpoint = midpoint && limited;
         let mut pass = 0;
-        loop {
+        let mut result = loop {
             let layered = if pass == 1 { second_plan() } else { Ok(None) };
-            let (part, whole) = if pass + 1 < passes.len() { FIRST_PASS } else { (1, 1) };
+            // The midpoint's share is kept back only when there is a state to aim at.
+            midpoint &= pass + 1 < passes.len() || learned.backward.best().is_some();
+            let (part, whole) = match pass + 1 < passes.len() {
+                true => FIRST_PASS,
+                false if midpoint => SECOND_PASS,
+                false => (1, 1),
+            };
             let pass_config = Config {
                 time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed()) * part / whole),
                 node_limit: forward_nodes
@@ -270,7 +299,27 @@ pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant
                 }
                 r => break r,
             }
+        };
+        // The midpoint has what the passes left.
+        if let Err(SolveError::Timeout(stats) | SolveError::NodeLimit(stats)) = &result
+            && midpoint
+        {
+            let spent = stats.clone();
+            let mid_config = Config {
+                time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
+                node_limit: forward_nodes.map(|n| n.saturating_sub(spent.expanded)),
+                memory_limit: config.memory_limit.map(|m| m.saturating_sub(learned.backward.bytes())),
+                progress: None,
+                ..config.clone()
+            };
+            if let Some(mut r) =
+                midpoint::through_backward(level, a, (&hot, passes[0]), &mut learned, &mid_config, Instant::now())
+            {
+                search::stats_of(&mut r).add(&spent);
+                result = r;
+            }
         }
+        result
     };
     // The backward searches' counters join the passes'; the time is the whole solve's.
     let stats = search::stats_of(&mut result);
@@ -389,6 +438,10 @@ fn plan_steps(level: &Level, a: &Analysis, config: &Config, peel: Peel) -> Resul
 /// The first pass's share of the limits, as a fraction: a larger share loses the levels only
 /// the second pass solves, a smaller one those the first solves late.
 const FIRST_PASS: (u32, u32) = (3, 5);
+
+/// The second pass's share of what the first leaves under short limits when the midpoint
+/// comes after it, as a fraction; the midpoint has the rest.
+const SECOND_PASS: (u32, u32) = (1, 2);
 
 /// Under a time limit longer than this, the passes share its first part as they would share
 /// this much, and the first pass then has the rest: the second pass solves its levels within

@@ -265,6 +265,14 @@ pub struct Puller {
     /// Whether the search can grow no more (its open list ran dry or its memory share is full).
     finished: bool,
     expanded: u64,
+    /// The expanded state nearest the start by its exact matching (ties to the first), roots
+    /// aside, among those whose player reaches every free square: the backward line's
+    /// farthest reach that a forward line joins wherever it leaves the player, as (matching,
+    /// state); `best_any` the same among all.
+    best: Option<(i64, u32)>,
+    best_any: Option<(i64, u32)>,
+    /// The roots' matching: the start's distance from the goals as the searches see it.
+    root_h: i64,
     // Scratch, reused by every expansion.
     occupied: Vec<u8>,
     reach: Flood,
@@ -311,6 +319,9 @@ impl Puller {
             at_root: None,
             finished: true,
             expanded: 0,
+            best: None,
+            best_any: None,
+            root_h: 0,
             occupied: vec![0; n],
             reach: Flood::new(n),
             cuts: Cuts::new(n),
@@ -346,6 +357,7 @@ impl Puller {
             return puller;
         };
         p.finished = false;
+        p.root_h = h;
         let mut seen = vec![false; n];
         for s in 0..n {
             if p.occupied[s] != 0 || seen[s] {
@@ -438,6 +450,16 @@ impl Puller {
             }
             done += 1;
             p.expanded += 1;
+            if let Some(e) = exact
+                && p.tree.states.nodes[id as usize].parent != ROOT
+            {
+                if p.best_any.is_none_or(|(b, _)| e < b) {
+                    p.best_any = Some((e, id));
+                }
+                if p.best.is_none_or(|(b, _)| e < b) && p.one_region(a, id) {
+                    p.best = Some((e, id));
+                }
+            }
             stats.expanded += 1;
             let found = p.expand(a, id, n, k, stats, &forward);
             for &b in &p.boxes {
@@ -448,6 +470,13 @@ impl Puller {
             }
         }
         None
+    }
+
+    /// Whether the player of state `id` (loaded: its boxes marked in `occupied`) reaches every
+    /// free square.
+    fn one_region(&mut self, a: &Analysis, id: u32) -> bool {
+        self.reach.flood(a, &self.occupied, usize::from(self.tree.states.nodes[id as usize].player));
+        (0..a.squares()).all(|s| self.occupied[s] != 0 || self.reach.has(s))
     }
 
     /// The matching of the loaded state (`boxes`, marked in `occupied`) to the start squares,
@@ -641,6 +670,12 @@ fn allowed(elapsed: Duration) -> Duration {
     first / SHARE + (elapsed - first) / LATE_SHARE
 }
 
+/// The backward state a forward search may aim at (see [`Backward::best`]) is at most a
+/// `NEAR`th of the goals' distance from the start. Farther, the midpoint's forward part is
+/// about as hard as the level itself, and the share of the limits it takes from the second
+/// pass is worth more there.
+const NEAR: i64 = 3;
+
 /// Expansions per slice when paced by the clock (a millisecond or so).
 const SLICE: u64 = 128;
 /// Expansions of each backward search per forward expansion when paced by nodes (a backward
@@ -731,6 +766,36 @@ impl Backward {
     /// The pushes that take state `id` of search `i` to the solved position.
     pub fn pushes_from(&self, a: &Analysis, i: usize, id: u32) -> Vec<Push> {
         self.pullers[i].tree().pushes_from(a, id)
+    }
+
+    /// The backward state to aim at (see [`Puller::best`]): the nearest to the start by its
+    /// matching, of either search, among those where the player reaches all the free floor,
+    /// or among all when there is none such, as (search, matching, state). Only a state at
+    /// most a [`NEAR`]th as far from the start as the goals are (by the matchings) counts:
+    /// the backward search did most of the work, and the forward part left is short.
+    pub fn best(&self) -> Option<(usize, i64, u32)> {
+        let pick = |f: fn(&Puller) -> Option<(i64, u32)>| {
+            let near = |p: &Puller, (h, id): (i64, u32)| (NEAR * h <= p.root_h).then_some((h, id));
+            let all = self
+                .pullers
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| f(p).and_then(|b| near(p, b)).map(|(h, id)| (i, h, id)));
+            all.min_by_key(|&(i, h, _)| (h, i))
+        };
+        pick(|p| p.best).or_else(|| pick(|p| p.best_any))
+    }
+
+    /// Stops the searches: they grow no more (their trees stay, for meetings).
+    pub fn stop_growing(&mut self) {
+        self.max_expansions = 0;
+    }
+
+    /// The boxes of state `id` of search `i`, as sorted squares, and its normalised player.
+    pub fn state(&self, i: usize, id: u32, boxes: &mut Vec<u16>) -> u16 {
+        let tree = &self.pullers[i].tree;
+        keyed::boxes_of(tree.key(id), boxes);
+        tree.states.nodes[id as usize].player
     }
 
     /// What the searches did so far.

@@ -1,0 +1,216 @@
+//! The midpoint: a forward search aimed at the backward searches' farthest state.
+//!
+//! In goal-room levels the backward searches (`super::pull`) often get much of the way: they
+//! pull the boxes out of the goal room one after another, which never jams, and stop short of
+//! the start because the last part, sorting the boxes out of the storage the start puts them
+//! in, is hard backwards. The forward passes meet them only on an equal state, and they aim
+//! at the goals, not at the boxes' places in the backward line, so the two rarely meet.
+//! Festival's "imagined board" joins them: a forward search whose targets are the squares
+//! of the boxes of a state the backward search reached, after which the backward line, its
+//! pulls undone, packs the goal room.
+//!
+//! [`through_backward`] does that with the state of either backward tree nearest the start
+//! by its matching (`super::pull::Backward::best`), when that is a small part of the goals'
+//! distance from the start: the backward search did most of the work, and the forward part
+//! is short. The level with that state's box squares as its goals (the same board, so the
+//! same square numbering) is solved by the fast engine itself, then the backward line's
+//! pushes follow. States whose player reaches all the free floor come first, since the join
+//! then holds wherever the forward part leaves the player; when no such state is near
+//! enough, the forward part may leave the player in another region than the backward
+//! state's, and a search of the level from where it ends ([`finish_from`], as a sprint, with
+//! a plan of its own) meets the backward trees, which hold that state's neighbourhood. The
+//! joined solution is verified here, since its parts were found on different levels. When no
+//! solution comes within the budget the level stays unsolved. The midpoint is the last
+//! stage of a solve under short limits, so a level the passes solve never pays for it, and
+//! the backward searches grow no more once it starts (a state they reached then would be
+//! another level's start).
+
+use std::time::Instant;
+
+use super::hotspots::Hotspots;
+use super::keyed::{self, hash_key};
+use super::packing::Peel;
+use super::raw::RawIndex;
+use super::reach::Reach;
+use super::search::{self, Learned, Weights};
+use crate::analysis::{Analysis, Sq};
+use crate::level::{BuildOptions, Level, Square};
+use crate::solver::expand::{Push, moves_to_pushes, pushes_to_moves};
+use crate::solver::{Config, Solution, SolveError, Stats, cost_of};
+
+/// What the midpoint came to: a solution of `level`, or the error that ends the solve (with
+/// the midpoint's counters), `None` when there was no backward state to aim at. The
+/// backward searches in `learned` grow no more; a join searches the level with `hot` and
+/// `weights` (see [`finish_from`]).
+pub(super) fn through_backward(
+    level: &Level,
+    a: &Analysis,
+    (hot, weights): (&Hotspots, Weights),
+    learned: &mut Learned,
+    config: &Config,
+    started: Instant,
+) -> Option<Result<Solution, SolveError>> {
+    let (search, _, id) = learned.backward.best()?;
+    learned.backward.stop_growing();
+    let mut boxes = Vec::new();
+    learned.backward.state(search, id, &mut boxes);
+    let mid = midpoint_level(level, a, &boxes)?;
+    let mid_a = Analysis::new(&mid);
+    let first = match super::solve_passes(&mid, &mid_a, config, started, false) {
+        Ok(first) => first,
+        Err(e) => return Some(Err(e)),
+    };
+    let mut stats = first.stats.clone();
+    let Some(mut pushes) = moves_to_pushes(&mid, &first.moves) else {
+        return Some(Err(SolveError::NodeLimit(stats)));
+    };
+    let mut player = level.player();
+    for m in &first.moves {
+        player = level.neighbor(player, m.dir)?;
+    }
+    // The backward line from the boxes on `boxes` with the player where the forward part left
+    // it, or a search from there that meets a backward line.
+    let tail = match backward_state(a, &learned.backward, &boxes, a.index_of(player)) {
+        Some((search, id)) => Some(learned.backward.pushes_from(a, search, id)),
+        None => {
+            let left = Config {
+                node_limit: config.node_limit.map(|n| n.saturating_sub(stats.expanded)),
+                time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
+                ..config.clone()
+            };
+            let (tail, spent) = finish_from(level, a, (hot, weights), learned, &left, (&boxes, player));
+            stats.add(&spent);
+            tail
+        }
+    };
+    let Some(tail) = tail else {
+        return Some(Err(SolveError::NodeLimit(stats)));
+    };
+    pushes.extend(tail);
+    Some(joined(level, &pushes, stats))
+}
+
+/// The pushes from the state with `boxes` (sorted solver squares of `a`) and the player on
+/// `player` to the solved position, by a search of `level` from that state (the first pass's
+/// `weights`, a plan made afresh) that shares `learned`: its deadlock patterns and the
+/// backward trees, which the search meets. The search's counters come with them.
+fn finish_from(
+    level: &Level,
+    a: &Analysis,
+    (hot, weights): (&Hotspots, Weights),
+    learned: &mut Learned,
+    config: &Config,
+    (boxes, player): (&[u16], Square),
+) -> (Option<Vec<Push>>, Stats) {
+    let started = Instant::now();
+    let mut has_box = vec![false; level.square_count()];
+    for &b in boxes {
+        has_box[a.square(Sq::new(usize::from(b))).index()] = true;
+    }
+    let options = BuildOptions { rule: level.rule(), edges: level.edges(), format: level.format() };
+    let start = Level::from_raw(level.raw_with(|s| has_box[s.index()], player), level.meta().clone(), options);
+    // The search's pushes are read as `level`'s squares: the same board, the same numbering.
+    let Some(start) = start.ok().filter(|s| (s.width(), s.height()) == (level.width(), level.height())) else {
+        return (None, Stats::default());
+    };
+    let Ok(plan) = search::plan(&start, a, config, Peel::OneByOne, started) else {
+        return (None, Stats::default());
+    };
+    match search::run(&start, a, &plan, hot, config, Weights { sprint: None, ..weights }, learned, None) {
+        Ok(solution) => (moves_to_pushes(&start, &solution.moves), solution.stats),
+        Err(e) => (None, e.stats().clone()),
+    }
+}
+
+/// The backward state with `boxes` (sorted solver squares of `a`) and the player's region
+/// holding solver square `player`: (search, state), when either search reached it.
+fn backward_state(
+    a: &Analysis,
+    backward: &super::pull::Backward,
+    boxes: &[u16],
+    player: usize,
+) -> Option<(usize, u32)> {
+    let mut occupied = vec![0u8; a.squares()];
+    let mut key = vec![0u64; keyed::words(a)];
+    for &b in boxes {
+        occupied[usize::from(b)] = 1;
+        key[usize::from(b) / 64] |= 1 << (b % 64);
+    }
+    let region = Reach::new(a.squares()).flood(a, &occupied, player);
+    backward.find(&key, region, hash_key(&key))
+}
+
+/// `level`'s solution made of `pushes` with the player's walks between them, checked: the
+/// parts were found on other levels of the same board, so the whole is verified here. An
+/// error with `stats` when it does not solve `level`.
+fn joined(level: &Level, pushes: &[Push], stats: Stats) -> Result<Solution, SolveError> {
+    let solution = pushes_to_moves(level, pushes).map(|moves| {
+        let cost = cost_of(level, level.weights(), &moves);
+        Solution::from_moves(moves, cost, None, stats.clone())
+    });
+    match solution {
+        Some(s) if crate::verify::verify(level, &s.lurd).is_valid_solution() => Ok(s),
+        _ => Err(SolveError::NodeLimit(stats)),
+    }
+}
+
+/// The level with the start's boxes and player and the goals on `boxes` (solver squares of
+/// `a`), on the same board; `None` when it is no level (it always is one).
+fn midpoint_level(level: &Level, a: &Analysis, boxes: &[u16]) -> Option<Level> {
+    let mut goal = vec![false; level.square_count()];
+    for &b in boxes {
+        goal[a.square(Sq::new(usize::from(b))).index()] = true;
+    }
+    let mut start = vec![false; level.square_count()];
+    for b in level.boxes() {
+        start[b.index()] = true;
+    }
+    let mut raw = level.raw_with(|s| start[s.index()], level.player());
+    for (r, row) in raw.rows.iter_mut().enumerate() {
+        for (c, cell) in row.iter_mut().enumerate() {
+            cell.goal = level.square_at(r, c).is_some_and(|s| goal[s.index()]);
+        }
+    }
+    let options = BuildOptions { rule: level.rule(), edges: level.edges(), format: level.format() };
+    let mid = Level::from_raw(raw, level.meta().clone(), options).ok()?;
+    // The pushes of `mid` are read as `level`'s squares: the same board, the same numbering.
+    ((mid.width(), mid.height(), mid.square_count()) == (level.width(), level.height(), level.square_count()))
+        .then_some(mid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+    use crate::solver::fast::pull::Backward;
+
+    #[test]
+    fn the_forward_line_to_a_backward_state_and_its_pulls_solve_the_level() {
+        let level =
+            parse_levels("############\n#          #\n#@ $  $    #\n#        ..#\n############\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let config = Config { node_limit: Some(1_000), ..Config::default() };
+        let mut backward = Backward::new(&level, &a, &config);
+        // Pulls until a state near the start: the backward searches stop short of it.
+        while backward.best().is_none() {
+            assert!(backward.advance(&a, &mut || false, |_, _, _| None).is_none());
+        }
+        assert!(backward.best().is_some());
+        let mut learned = Learned::new(&a, backward);
+        let hot = Hotspots::empty(&a);
+        let weights = crate::solver::fast::passes(&config)[0];
+        let solution = through_backward(&level, &a, (&hot, weights), &mut learned, &config, Instant::now());
+        let solution = solution.expect("a state").expect("solved");
+        assert!(crate::verify::verify(&level, &solution.lurd).is_valid_solution(), "{}", solution.lurd);
+    }
+
+    #[test]
+    fn the_midpoint_level_has_the_goals_on_the_backward_boxes() {
+        let level = parse_levels("#######\n#@$ ..#\n#  $  #\n#######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let on = |r, c| a.index_of(level.square_at(r, c).unwrap()) as u16;
+        let mid = midpoint_level(&level, &a, &[on(1, 3), on(2, 4)]).expect("a level");
+        assert_eq!(mid.goals(), &[level.square_at(1, 3).unwrap(), level.square_at(2, 4).unwrap()]);
+        assert_eq!((mid.boxes(), mid.player()), (level.boxes(), level.player()));
+    }
+}
