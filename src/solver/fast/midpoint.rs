@@ -30,9 +30,8 @@ use std::time::Instant;
 use super::hotspots::Hotspots;
 use super::keyed::{self, hash_key};
 use super::packing::Peel;
-use super::raw::RawIndex;
-use super::reach::Reach;
 use super::search::{self, Learned, Weights};
+use crate::analysis::region::Flood;
 use crate::analysis::{Analysis, Sq};
 use crate::level::{BuildOptions, Level, Square};
 use crate::solver::expand::{Push, moves_to_pushes, pushes_to_moves};
@@ -70,7 +69,7 @@ pub(super) fn through_backward(
     }
     // The backward line from the boxes on `boxes` with the player where the forward part left
     // it, or a search from there that meets a backward line.
-    let tail = match backward_state(a, &learned.backward, &boxes, a.index_of(player)) {
+    let tail = match backward_state(a, &learned.backward, &boxes, a.sq(player).index()) {
         Some((search, id)) => Some(learned.backward.pushes_from(a, search, id)),
         None => {
             let left = Config {
@@ -136,7 +135,7 @@ fn backward_state(
         occupied[usize::from(b)] = 1;
         key[usize::from(b) / 64] |= 1 << (b % 64);
     }
-    let region = Reach::new(a.squares()).flood(a, &occupied, player);
+    let region = Flood::new(a.squares()).player(a, &occupied, Sq::new(player)).index() as u16;
     backward.find(&key, region, hash_key(&key))
 }
 
@@ -208,7 +207,7 @@ mod tests {
     fn the_midpoint_level_has_the_goals_on_the_backward_boxes() {
         let level = parse_levels("#######\n#@$ ..#\n#  $  #\n#######\n").unwrap().remove(0);
         let a = Analysis::new(&level);
-        let on = |r, c| a.index_of(level.square_at(r, c).unwrap()) as u16;
+        let on = |r, c| a.sq(level.square_at(r, c).unwrap()).index() as u16;
         let mid = midpoint_level(&level, &a, &[on(1, 3), on(2, 4)]).expect("a level");
         assert_eq!(mid.goals(), &[level.square_at(1, 3).unwrap(), level.square_at(2, 4).unwrap()]);
         assert_eq!((mid.boxes(), mid.player()), (level.boxes(), level.player()));

@@ -8,14 +8,15 @@
 //!
 //! | lane | threads ≥ 2 | ≥ 3 | ≥ 4 | ≥ 5 | ≥ 6 |
 //! |---|---|---|---|---|---|
-//! | 0 | the first pass, with the backward searches | = | = | = | = |
+//! | 0 | the first pass with the backward searches, then the midpoint | = | = | = | = |
 //! | 1 | the second pass, then the blocked one | the second pass | = | = | = |
 //! | 2 | | the blocked pass, then the staging one | the blocked pass | = | = |
 //! | 3 | | | the first pass with the staging advisor | = | = |
 //! | 4 | | | | A* over pushes | = |
 //! | 5 | | | | | the first pass over relaxed distances |
 //!
-//! A lane with two searches gives each half of its time. More threads than lanes are left
+//! The first lane gives the midpoint (`midpoint.rs`) the last fifth of its time, as one thread
+//! does; the other lanes with two searches give each half. More threads than lanes are left
 //! unused. Searches differ in what they try first, not in what they can find, so they
 //! overlap little on the levels one of them finds late: that is where the portfolio pays.
 //!
@@ -77,19 +78,30 @@ enum Strategy {
     AStar,
     /// The first pass over the relaxed push distances A* uses (`FastOptions::aware` off).
     Relaxed,
+    /// The midpoint (see `midpoint.rs`): a forward solve aimed at the state of the lane's
+    /// backward searches nearest the start, then their pulls undone. It follows the first
+    /// pass, whose lane grows the backward searches, and does nothing when they reached no
+    /// state near enough.
+    Midpoint,
 }
 
-/// The lanes of a portfolio of `threads` threads (see the module docs), each the searches it
-/// runs in turn.
-fn lanes(threads: usize) -> Vec<Vec<Strategy>> {
+/// A lane: the searches it runs in turn, each with its weight in the lane's time.
+type Lane = Vec<(Strategy, u32)>;
+
+/// The lanes of a portfolio of `threads` threads (see the module docs).
+fn lanes(threads: usize) -> Vec<Lane> {
     use Strategy::*;
+    // The midpoint takes a fifth of the first lane, as it takes a fifth of one thread's
+    // limits after the passes.
+    let first = vec![(First, 4), (Midpoint, 1)];
     match threads {
-        0..=1 => vec![vec![First]],
-        2 => vec![vec![First], vec![Second, Blocked]],
-        3 => vec![vec![First], vec![Second], vec![Blocked, Staging]],
+        0..=1 => vec![first],
+        2 => vec![first, vec![(Second, 1), (Blocked, 1)]],
+        3 => vec![first, vec![(Second, 1)], vec![(Blocked, 1), (Staging, 1)]],
         n => {
-            let all = [First, Second, Blocked, Staging, AStar, Relaxed];
-            all.iter().take(n).map(|s| vec![*s]).collect()
+            let rest = [Second, Blocked, Staging, AStar, Relaxed];
+            let rest = rest.iter().take(n - 1).map(|&s| vec![(s, 1)]);
+            std::iter::once(first).chain(rest).collect()
         }
     }
 }
@@ -220,13 +232,13 @@ fn merge(
 /// until one ends with anything but running out of its share.
 fn run_lane(
     shared: &Shared<'_>,
-    strategies: &[Strategy],
+    strategies: &[(Strategy, u32)],
     config: &Config,
     learned: impl FnOnce(pull::Backward) -> Learned,
     started: Instant,
 ) -> Result<Solution, SolveError> {
     let Shared { level, a, .. } = *shared;
-    let backward = match strategies.first() == Some(&Strategy::First) && config.fast.pulls {
+    let backward = match strategies.first().map(|s| s.0) == Some(Strategy::First) && config.fast.pulls {
         true => pull::Backward::new(level, a, config),
         false => pull::Backward::none(),
     };
@@ -235,15 +247,19 @@ fn run_lane(
     let mut learned = learned(backward);
     let mut spent = Stats::default();
     let mut result = Err(SolveError::Cancelled(Stats::default()));
-    for (k, strategy) in strategies.iter().enumerate() {
-        let searches_left = (strategies.len() - k) as u32;
+    for (k, &(strategy, weight)) in strategies.iter().enumerate() {
+        let weights_left: u32 = strategies[k..].iter().map(|s| s.1).sum();
         let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
         let search_config = Config {
-            time_limit: left.map(|t| t / searches_left),
-            node_limit: forward_nodes.map(|n| n.saturating_sub(spent.expanded) / u64::from(searches_left)),
+            time_limit: left.map(|t| t * weight / weights_left),
+            node_limit: forward_nodes
+                .map(|n| n.saturating_sub(spent.expanded) * u64::from(weight) / u64::from(weights_left)),
             ..config.clone()
         };
-        result = run_strategy(shared, *strategy, &search_config, &mut learned, started);
+        // A search with nothing to do (the midpoint without a state to aim at) ends the lane
+        // with the result before it.
+        let Some(next) = run_strategy(shared, strategy, &search_config, &mut learned, started) else { break };
+        result = next;
         search::stats_of(&mut result).add(&spent);
         match &result {
             Err(SolveError::Timeout(stats) | SolveError::NodeLimit(stats)) if k + 1 < strategies.len() => {
@@ -257,26 +273,29 @@ fn run_lane(
 }
 
 /// Runs one search of the portfolio under `config` (its time limit counts from now, except
-/// A*'s, which counts from `started` as the solve's does).
+/// A*'s, which counts from `started` as the solve's does); `None` when it has nothing to do.
 fn run_strategy(
     shared: &Shared<'_>,
     strategy: Strategy,
     config: &Config,
     learned: &mut Learned,
     started: Instant,
-) -> Result<Solution, SolveError> {
+) -> Option<Result<Solution, SolveError>> {
     let Shared { level, a, plan, hot, passes } = *shared;
     let long = config.time_limit.is_some_and(|t| t > FIRST_ROUND) && config.node_limit.is_none();
     let staging = config.fast.staging.then_some(0);
     let run = |plan: &PackingPlan, config: &Config, weights: Weights, learned: &mut Learned| {
         search::run(level, a, plan, hot, config, weights, learned, None)
     };
-    match strategy {
+    Some(match strategy {
         // As on one thread, the first pass takes the staging advisor's moves under long limits.
         Strategy::First => run(plan, config, Weights { staging: staging.filter(|_| long), ..passes[0] }, learned),
         Strategy::Second => {
             let layered = match config.fast.layers {
-                true => Some(plan_within(level, a, config, Peel::Layers, Instant::now())?),
+                true => match plan_within(level, a, config, Peel::Layers, Instant::now()) {
+                    Ok(layered) => Some(layered),
+                    Err(e) => return Some(Err(e)),
+                },
                 false => None,
             };
             run(layered.as_ref().unwrap_or(plan), config, passes[1], learned)
@@ -287,6 +306,9 @@ fn run_strategy(
             let relaxed = Config { fast: FastOptions { aware: false, ..config.fast }, ..config.clone() };
             run(plan, &relaxed, passes[0], learned)
         }
+        Strategy::Midpoint => {
+            return super::midpoint::through_backward(level, a, (hot, passes[0]), learned, config, Instant::now());
+        }
         Strategy::AStar => {
             let pushes = Config {
                 mode: Mode::Pushes,
@@ -296,7 +318,7 @@ fn run_strategy(
             };
             astar::solve_from(level, a, &pushes, Objective::Pushes, started)
         }
-    }
+    })
 }
 
 #[cfg(test)]
@@ -307,14 +329,14 @@ mod tests {
     fn every_thread_count_runs_the_first_pass_first_and_each_search_once() {
         for threads in 1..=8 {
             let lanes = lanes(threads);
-            assert_eq!(lanes[0], vec![Strategy::First]);
+            assert_eq!(lanes[0][0].0, Strategy::First);
             assert!(lanes.len() <= threads.max(1));
             let mut all: Vec<_> = lanes.concat();
             let n = all.len();
             all.dedup();
             assert_eq!(all.len(), n, "a search twice at {threads} threads");
         }
-        assert_eq!(lanes(2).concat().len(), 3);
+        assert_eq!(lanes(2).concat().len(), 4);
         assert_eq!(lanes(8).len(), 6);
     }
 }

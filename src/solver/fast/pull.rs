@@ -475,8 +475,8 @@ impl Puller {
     /// Whether the player of state `id` (loaded: its boxes marked in `occupied`) reaches every
     /// free square.
     fn one_region(&mut self, a: &Analysis, id: u32) -> bool {
-        self.reach.flood(a, &self.occupied, usize::from(self.tree.states.nodes[id as usize].player));
-        (0..a.squares()).all(|s| self.occupied[s] != 0 || self.reach.has(s))
+        self.reach.player(a, &self.occupied, Sq::new(usize::from(self.tree.states.nodes[id as usize].player)));
+        (0..a.squares()).all(|s| self.occupied[s] != 0 || self.reach.contains(Sq::new(s)))
     }
 
     /// The matching of the loaded state (`boxes`, marked in `occupied`) to the start squares,
