@@ -16,7 +16,9 @@
 //!   relaxed push graph of the distance tables).
 //!
 //! Nothing here allocates per call once the buffers have grown; the loop and the closures are
-//! inlined into each caller.
+//! inlined into each caller. It lives with the analysis (which owns [`Sq`] and the neighbour
+//! table) rather than in the solver, below every engine and rule, so that all of them can use
+//! it without an import circle; like the analysis, it never uses the solver.
 
 use std::cell::Cell;
 

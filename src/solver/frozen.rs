@@ -20,7 +20,7 @@
 
 use hashbrown::HashMap;
 
-use crate::analysis::region::{self, Flood, NO_GROUP};
+use crate::analysis::region::{self, Flood, NO_GROUP, Step, spread};
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
 
@@ -168,23 +168,20 @@ impl FrozenTables {
             }
             self.queue.clear();
             self.queue.push(goal);
-            let mut head = 0;
-            while head < self.queue.len() {
-                let t = self.queue[head];
-                head += 1;
-                for d in Dir::ALL {
-                    // A box on `s` pushed in direction `d` lands on `t`; the player stands on `p`.
-                    let Some(s) = a.neighbor(t, d.opposite()) else { continue };
-                    if is_frozen(s) || dist[at(s)] != UNREACHABLE {
-                        continue;
-                    }
-                    if a.neighbor(s, d.opposite()).is_none_or(is_frozen) {
-                        continue;
+            // Backwards: a box on `s`, the neighbour of `t` in direction `d`, pushed onto `t`
+            // from the player's square beyond `s` (order does not matter: only distances count).
+            spread(
+                a,
+                &mut self.queue,
+                |_, _| true,
+                |t, d, s| {
+                    if is_frozen(s) || dist[at(s)] != UNREACHABLE || a.neighbor(s, d).is_none_or(is_frozen) {
+                        return Step::Skip;
                     }
                     dist[at(s)] = dist[at(t)] + 1;
-                    self.queue.push(s);
-                }
-            }
+                    Step::Enter
+                },
+            );
         }
         Some(dist)
     }

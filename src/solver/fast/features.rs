@@ -73,7 +73,7 @@ impl Features {
     /// after move `m`: only the squares round `from` are looked at for the count; the player's
     /// region comes with the move (the box search worked it out, see [`MacroMove::player`]).
     pub fn child_regions(&self, a: &Analysis, count: u16, m: MacroMove) -> Regions {
-        let from = Sq::new(m.from as usize);
+        let from = m.from;
         // Freeing `from` merges the parent regions around it into one (or makes a new one).
         let mut merged = [usize::MAX; 4];
         let mut k = 0;
@@ -183,7 +183,7 @@ mod tests {
             }
             assert!(!moves.is_empty());
             for m in moves {
-                let (from, to) = (m.from as usize, m.to as usize);
+                let (from, to) = (m.from.index(), m.to.index());
                 occupied[from] = 0;
                 occupied[to] = 1;
                 let p = m.player_square(&a).index();

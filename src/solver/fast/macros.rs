@@ -27,8 +27,8 @@ use crate::solver::cuts::Cuts;
 /// stands on the square before `to`), after `pushes` pushes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MacroMove {
-    pub from: u16,
-    pub to: u16,
+    pub from: Sq,
+    pub to: Sq,
     pub dir: u8,
     pub pushes: u16,
     /// How many separate groups the free sides of `to` form once the box is there (the
@@ -42,7 +42,7 @@ impl MacroMove {
     /// The square the player stands on after the move (behind the box, seen from `to`).
     pub fn player_square(&self, a: &Analysis) -> Sq {
         let back = Dir::ALL[usize::from(self.dir)].opposite();
-        a.neighbor(Sq::new(usize::from(self.to)), back).expect("the last push came from behind")
+        a.neighbor(self.to, back).expect("the last push came from behind")
     }
 }
 
@@ -190,8 +190,8 @@ impl Macros {
                 let player = self.cuts.lowest_beside(a, occupied, pos.index(), behind.index());
                 occupied[b] = 1;
                 out.push(MacroMove {
-                    from: b as u16,
-                    to: pos.index() as u16,
+                    from: Sq::new(b),
+                    to: pos,
                     dir: d.index() as u8,
                     pushes: self.dist[node as usize],
                     splits: splits as u8,
@@ -210,8 +210,8 @@ impl Macros {
         reached: &dyn Fn(usize) -> bool,
         m: MacroMove,
     ) -> Option<Vec<(u16, Dir)>> {
-        self.search(a, occupied, reached, usize::from(m.from));
-        let mut node = node_of(Sq::new(usize::from(m.to)), Dir::ALL[usize::from(m.dir)]);
+        self.search(a, occupied, reached, m.from.index());
+        let mut node = node_of(m.to, Dir::ALL[usize::from(m.dir)]);
         if self.seen[node] != self.generation {
             return None;
         }
@@ -282,7 +282,7 @@ mod tests {
         let mut m = Macros::new(a.squares());
         let mut out = Vec::new();
         m.moves(&a, &mut occupied, &|s| occupied_free(s), b, &mut out);
-        let goal_moves: Vec<_> = out.iter().filter(|mv| mv.to == 0).collect();
+        let goal_moves: Vec<_> = out.iter().filter(|mv| mv.to == Sq::new(0)).collect();
         assert!(!goal_moves.is_empty(), "the box can reach the goal");
         let best = goal_moves.iter().map(|mv| mv.pushes).min().unwrap();
         assert_eq!(

@@ -40,8 +40,8 @@ const ROOT: u32 = u32::MAX;
 struct Node {
     parent: u32,
     /// The macro move from the parent (unused for the root).
-    from: u16,
-    to: u16,
+    from: Sq,
+    to: Sq,
     dir: u8,
     expanded: bool,
     /// Normalised player square: the lowest index of the player's region.
@@ -957,7 +957,15 @@ impl<'r, 'd> Pass<'r, 'd> {
         };
         let regions = self.features.regions(a, &self.occupied, a.sq(level.player()).index());
         let cell = self.features.cell(plan, &self.occupied, regions.count, on_goals, |_| false);
-        let root = Node { parent: ROOT, from: 0, to: 0, dir: 0, expanded: false, player: regions.player, weight: 0 };
+        let root = Node {
+            parent: ROOT,
+            from: Sq::new(0),
+            to: Sq::new(0),
+            dir: 0,
+            expanded: false,
+            player: regions.player,
+            weight: 0,
+        };
         let hash = hash_key(&self.key);
         let id = self.search.insert(&self.key, root, hash);
         self.search.enqueue(cell, 0, h as u32, id);
@@ -1097,7 +1105,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         if !dead && node.parent != ROOT {
             let tables = (frozen_table(&self.tables, self.parent_table), frozen_table(&self.tables, TableId::STATIC));
             let stop = &mut self.budget.stop_check();
-            let at = (node.to as usize, node.player as usize);
+            let at = (node.to.index(), node.player as usize);
             let k = self.boxes.len();
             let (occupied, learned, scratch) = (&self.occupied, &mut *self.learned, &mut self.dead_scratch);
             dead = cluster_dead(a, occupied, at, k, None, tables.0, tables.1, learned, scratch, &mut *stop)
@@ -1279,7 +1287,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     fn prefetch_children(&mut self) {
         self.child_hashes.clear();
         for m in &self.moves {
-            keyed::moved(&self.key, m.from as usize, m.to as usize, &mut self.child_key);
+            keyed::moved(&self.key, m.from.index(), m.to.index(), &mut self.child_key);
             let hash = hash_key(&self.child_key);
             self.search.states.prefetch(hash);
             self.learned.backward.prefetch(hash);
@@ -1299,7 +1307,7 @@ impl<'r, 'd> Pass<'r, 'd> {
             return self.stop(stop);
         }
         let m = self.moves[i];
-        let (from, to) = (m.from as usize, m.to as usize);
+        let (from, to) = (m.from.index(), m.to.index());
         self.occupied[from] = 0;
         self.occupied[to] = 1;
         let dead = if deadlock::block_2x2(a, &self.occupied, Sq::new(to)) {
@@ -1324,8 +1332,8 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// searches reached (undoing their pulls solves it), ends the pass.
     fn live_child(&mut self, p: &Parent, i: usize, m: MacroMove) -> Flow<()> {
         let Inputs { a, plan, hot, weights, .. } = self.inputs;
-        let (from, to) = (m.from as usize, m.to as usize);
-        let row = self.boxes.iter().position(|&b| b == m.from).unwrap_or(0);
+        let (from, to) = (m.from.index(), m.to.index());
+        let row = self.boxes.iter().position(|&b| usize::from(b) == m.from.index()).unwrap_or(0);
         let regions = self.features.child_regions(a, p.regions, m);
         #[cfg(debug_assertions)]
         {
@@ -1382,7 +1390,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// pattern matches, one without a matching.
     fn child_bound(&mut self, expanded: bool, player: u16, m: MacroMove, row: usize, on_goals: usize) -> Option<i64> {
         let Inputs { a, config, .. } = self.inputs;
-        let (k, to) = (self.boxes.len(), m.to as usize);
+        let (k, to) = (self.boxes.len(), m.to.index());
         if expanded {
             return None;
         }
@@ -1430,7 +1438,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         // Opener: when boxes stand on the cheapest way to the plan's next goal, move one of
         // them off it.
         let next_goal = plan.steps.get(p.cell[0] as usize).map(|step| step.goal as usize);
-        let opens = |c: &Child| p.opening && self.way.blocks(c.m.from as usize) && !self.way.on_way(c.m.to as usize);
+        let opens = |c: &Child| p.opening && self.way.blocks(c.m.from.index()) && !self.way.on_way(c.m.to.index());
         // Staging: before the plan's first goal is filled, a box of a pair in each other's
         // way steps aside (the fewest pushes first when several may).
         let staging = !self.asides.is_empty() && p.cell[0] == 0;
@@ -1455,7 +1463,7 @@ impl<'r, 'd> Pass<'r, 'd> {
                 lists[STAGING].push(Reverse((i64::from(c.m.pushes), c.h, c.m.pushes, i)));
             }
             if opens(c) {
-                lists[OPENER].push(Reverse((opener_score(a, next_goal, c.m.to as usize), c.h, c.m.pushes, i)));
+                lists[OPENER].push(Reverse((opener_score(a, next_goal, c.m.to.index()), c.h, c.m.pushes, i)));
             }
             // Hotspots: fewer boxes in other boxes' way.
             let gain = i64::from(p.hot) - i64::from(c.hotspots);
@@ -1512,7 +1520,7 @@ impl<'r, 'd> Pass<'r, 'd> {
             return true;
         }
         let a = self.inputs.a;
-        let (k, row, to) = (self.boxes.len(), self.children[i].row, self.children[i].m.to as usize);
+        let (k, row, to) = (self.boxes.len(), self.children[i].row, self.children[i].m.to.index());
         let table = frozen_table(&self.tables, self.parent_table);
         let costs = &self.costs;
         match self.hungarian.resolve_row(k, row, |b, g| moved_cost(a, table, costs, k, row, to, b, g)) {
@@ -1533,13 +1541,13 @@ impl<'r, 'd> Pass<'r, 'd> {
     fn check_corral(&mut self, i: usize) {
         let a = self.inputs.a;
         let m = self.children[i].m;
-        self.occupied[m.from as usize] = 0;
-        self.occupied[m.to as usize] = 1;
+        self.occupied[m.from.index()] = 0;
+        self.occupied[m.to.index()] = 1;
         let player = m.player_square(a).index();
         let (reach, corrals, check) = (&mut self.child_reach, &mut self.corrals, &mut self.corral_check);
         let dead = child_corral_dead(a, &self.occupied, player, reach, corrals, check);
-        self.occupied[m.to as usize] = 0;
-        self.occupied[m.from as usize] = 1;
+        self.occupied[m.to.index()] = 0;
+        self.occupied[m.from.index()] = 1;
         self.dead_children[i] = if dead { CORRAL_DEAD } else { ALIVE };
         if dead {
             self.search.stats.pruned_corral += 1;
@@ -1742,8 +1750,8 @@ fn finish(
         for (from, dir) in steps {
             pushes.push(Push { from: a.square(Sq::new(from as usize)), dir });
         }
-        occupied[m.from as usize] = 0;
-        occupied[m.to as usize] = 1;
+        occupied[m.from.index()] = 0;
+        occupied[m.to.index()] = 1;
         player = m.player_square(a).index();
     }
     pushes.extend_from_slice(tail);

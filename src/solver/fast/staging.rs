@@ -35,8 +35,8 @@ const MAX_FLOODS: usize = 256;
 /// A box that should step aside: from the square it starts on to the square it should wait on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Aside {
-    pub from: u16,
-    pub to: u16,
+    pub from: Sq,
+    pub to: Sq,
 }
 
 /// The staging moves for the boxes on the squares marked in `starts`: for each box farther
@@ -84,7 +84,7 @@ pub fn staging_moves(a: &Analysis, starts: &[bool]) -> Vec<Aside> {
         match to {
             Some(t) => {
                 occupied[t] = true;
-                moves.push(Aside { from: b as u16, to: t as u16 });
+                moves.push(Aside { from: Sq::new(b), to: Sq::new(t) });
             }
             None => occupied[b] = true,
         }
@@ -213,7 +213,7 @@ mod tests {
         }
         staging_moves(&a, &starts)
             .into_iter()
-            .map(|m| (level.coords(a.square(Sq::new(m.from as usize))), level.coords(a.square(Sq::new(m.to as usize)))))
+            .map(|m| (level.coords(a.square(m.from)), level.coords(a.square(m.to))))
             .collect()
     }
 
