@@ -300,24 +300,9 @@ fn solve_passes(
                 r => break r,
             }
         };
-        // The midpoint has what the passes left.
-        if let Err(SolveError::Timeout(stats) | SolveError::NodeLimit(stats)) = &result
-            && midpoint
-        {
-            let spent = stats.clone();
-            let mid_config = Config {
-                time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
-                node_limit: forward_nodes.map(|n| n.saturating_sub(spent.expanded)),
-                memory_limit: config.memory_limit.map(|m| m.saturating_sub(learned.backward.bytes())),
-                progress: None,
-                ..config.clone()
-            };
-            if let Some(mut r) =
-                midpoint::through_backward(level, a, (&hot, passes[0]), &mut learned, &mid_config, Instant::now())
-            {
-                search::stats_of(&mut r).add(&spent);
-                result = r;
-            }
+        if midpoint {
+            let last = Last { forward_nodes, hot: &hot, weights: passes[0], started };
+            result = midpoint_after(level, a, config, last, &mut learned, result);
         }
         result
     };
@@ -326,6 +311,44 @@ fn solve_passes(
     stats.add(&learned.backward.stats());
     stats.seconds = started.elapsed().as_secs_f64();
     result
+}
+
+/// What the midpoint after the passes reads (see [`midpoint_after`]).
+struct Last<'h> {
+    /// The node limit of the forward searches (the backward ones' share taken out).
+    forward_nodes: Option<u64>,
+    hot: &'h Hotspots,
+    /// The first pass's weights, for a search that joins the backward trees.
+    weights: Weights,
+    /// When the solve started.
+    started: Instant,
+}
+
+/// The passes' `result`, or when they ran out of their limits what the midpoint makes of what
+/// they left (see the module docs).
+fn midpoint_after(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    last: Last<'_>,
+    learned: &mut search::Learned,
+    result: Result<Solution, SolveError>,
+) -> Result<Solution, SolveError> {
+    let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
+    let mid_config = Config {
+        time_limit: config.time_limit.map(|t| t.saturating_sub(last.started.elapsed())),
+        node_limit: last.forward_nodes.map(|n| n.saturating_sub(spent.expanded)),
+        memory_limit: config.memory_limit.map(|m| m.saturating_sub(learned.backward.bytes())),
+        progress: None,
+        ..config.clone()
+    };
+    match midpoint::through_backward(level, a, (last.hot, last.weights), learned, &mid_config, Instant::now()) {
+        Some(mut r) => {
+            search::stats_of(&mut r).add(spent);
+            r
+        }
+        None => result,
+    }
 }
 
 /// The packing plan of `level` under what is left of `config`'s limits on the clock that
