@@ -542,6 +542,7 @@ fn limits_are_checked_with_their_own_messages() {
         ("--time-limit", "0", "--time-limit must be a positive number"),
         ("--memory-limit", "0", "--memory-limit must be a positive number"),
         ("--memory-limit", "-5", "--memory-limit must be a positive number"),
+        ("--threads", "0", "--threads must be at least 1"),
     ] {
         let (code, _, err) = sokoban(&["solve", "data/microban.xsb", "--level", "1", flag, value]);
         assert_eq!(code, 2, "{flag} {value}: {err}");
@@ -550,6 +551,15 @@ fn limits_are_checked_with_their_own_messages() {
     let (code, _, err) = sokoban(&["solve", "data/microban.xsb", "--level", "1", "--mode", "pushes", "--prove"]);
     assert_eq!(code, 2);
     assert!(err.contains("--prove applies to the default mode"), "{err}");
+}
+
+#[test]
+fn more_threads_than_cores_are_allowed_with_a_note() {
+    let args = ["solve", "data/microban.xsb", "--level", "1", "--mode", "fast", "--threads", "64", "--jobs", "2"];
+    let (code, out, err) = sokoban(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("solved"), "{out}");
+    assert!(err.contains("asks for 128 threads"), "{err}");
 }
 
 #[test]

@@ -161,7 +161,16 @@ pub enum Purpose {
 pub(crate) fn threads_per_level(given: Option<usize>, jobs: usize, purpose: Purpose) -> Result<usize> {
     match (given, purpose) {
         (Some(0), _) => anyhow::bail!("--threads must be at least 1"),
-        (Some(n), _) => Ok(n),
+        (Some(n), _) => {
+            let cores = pool::worker_count(0);
+            if n.saturating_mul(jobs) > cores {
+                eprintln!(
+                    "note: --threads {n} times --jobs {jobs} asks for {} threads on {cores} cores; they will share them",
+                    n.saturating_mul(jobs)
+                );
+            }
+            Ok(n)
+        }
         (None, Purpose::Bench) => Ok(1),
         (None, Purpose::Solve) => Ok((pool::worker_count(0) / jobs.max(1)).max(1)),
     }
