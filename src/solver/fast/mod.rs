@@ -324,8 +324,8 @@ struct Last<'h> {
     started: Instant,
 }
 
-/// The passes' `result`, or when they ran out of their limits what the midpoint makes of what
-/// they left (see the module docs).
+/// The passes' `result`, or when they ran out of their limits the midpoint's solution from what
+/// they left (see the module docs); the passes' error when the midpoint finds none.
 fn midpoint_after(
     level: &Level,
     a: &Analysis,
@@ -335,6 +335,7 @@ fn midpoint_after(
     result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
     let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
+    let spent = spent.clone();
     let mid_config = Config {
         time_limit: config.time_limit.map(|t| t.saturating_sub(last.started.elapsed())),
         node_limit: last.forward_nodes.map(|n| n.saturating_sub(spent.expanded)),
@@ -342,10 +343,17 @@ fn midpoint_after(
         progress: None,
         ..config.clone()
     };
+    let mut result = result;
     match midpoint::through_backward(level, a, (last.hot, last.weights), learned, &mid_config, Instant::now()) {
-        Some(mut r) => {
-            search::stats_of(&mut r).add(spent);
-            r
+        Some(Ok(mut solution)) => {
+            solution.stats.add(&spent);
+            Ok(solution)
+        }
+        // The midpoint searched another level: its verdict (even "unsolvable") says nothing
+        // of this one, which stays stopped by the passes' limit, with the midpoint's counters.
+        Some(Err(e)) => {
+            search::stats_of(&mut result).add(e.stats());
+            result
         }
         None => result,
     }

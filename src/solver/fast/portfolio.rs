@@ -306,8 +306,15 @@ fn run_strategy(
             let relaxed = Config { fast: FastOptions { aware: false, ..config.fast }, ..config.clone() };
             run(plan, &relaxed, passes[0], learned)
         }
+        // The midpoint searches another level: only its solution counts for this one (an
+        // "unsolvable" of its own would be a wrong verdict here), else the lane ends as the
+        // first pass left it.
         Strategy::Midpoint => {
-            return super::midpoint::through_backward(level, a, (hot, passes[0]), learned, config, Instant::now());
+            return match super::midpoint::through_backward(level, a, (hot, passes[0]), learned, config, Instant::now())
+            {
+                Some(Ok(solution)) => Some(Ok(solution)),
+                Some(Err(_)) | None => None,
+            };
         }
         Strategy::AStar => {
             let pushes = Config {
