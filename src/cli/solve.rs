@@ -159,10 +159,10 @@ pub enum Purpose {
 /// The threads per level for `--threads` (`given`) and `--jobs` (`jobs` levels at once): as
 /// given, or by default the cores shared among the levels (`solve`) or one (`bench`).
 pub(crate) fn threads_per_level(given: Option<usize>, jobs: usize, purpose: Purpose) -> Result<usize> {
+    let cores = pool::worker_count(0);
     match (given, purpose) {
         (Some(0), _) => anyhow::bail!("--threads must be at least 1"),
         (Some(n), _) => {
-            let cores = pool::worker_count(0);
             if n.saturating_mul(jobs) > cores {
                 eprintln!(
                     "note: --threads {n} times --jobs {jobs} asks for {} threads on {cores} cores; they will share them",
@@ -172,7 +172,7 @@ pub(crate) fn threads_per_level(given: Option<usize>, jobs: usize, purpose: Purp
             Ok(n)
         }
         (None, Purpose::Bench) => Ok(1),
-        (None, Purpose::Solve) => Ok((pool::worker_count(0) / jobs.max(1)).max(1)),
+        (None, Purpose::Solve) => Ok((cores / jobs.max(1)).max(1)),
     }
 }
 

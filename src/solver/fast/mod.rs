@@ -332,7 +332,7 @@ fn midpoint_after(
     config: &Config,
     last: Last<'_>,
     learned: &mut search::Learned,
-    result: Result<Solution, SolveError>,
+    mut result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
     let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
     let spent = spent.clone();
@@ -343,7 +343,6 @@ fn midpoint_after(
         progress: None,
         ..config.clone()
     };
-    let mut result = result;
     match midpoint::through_backward(level, a, (last.hot, last.weights), learned, &mid_config, Instant::now()) {
         Some(Ok(mut solution)) => {
             solution.stats.add(&spent);

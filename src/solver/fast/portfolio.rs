@@ -109,7 +109,7 @@ fn lanes(threads: usize) -> Vec<Lane> {
 /// The threads a solve under `config` uses: [`Config::threads`], at most as many as the
 /// portfolio has lanes.
 pub fn threads_used(config: &Config) -> usize {
-    lanes(config.threads).len().min(config.threads.max(1))
+    lanes(config.threads).len()
 }
 
 /// Solves the level on [`Config::threads`] lanes (see the module docs).
@@ -211,18 +211,19 @@ fn merge(
         return Ok(solution);
     }
     let cancelled = config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
-    let why = errors.into_iter().min_by_key(|e| match e {
+    // A proof that there is no solution stands; else the caller's cancel; else the limit the
+    // lanes met, the time first.
+    let rank = |e: &SolveError| match e {
         SolveError::Unsolvable(_) => 0,
-        _ if cancelled => 1,
-        SolveError::Timeout(_) => 2,
-        SolveError::NodeLimit(_) => 3,
-        SolveError::MemoryLimit(_) => 4,
-        _ => 5,
-    });
-    let mut why = match why {
-        Some(_) if cancelled => SolveError::Cancelled(Stats::default()),
-        Some(e) => e,
-        None => SolveError::Cancelled(Stats::default()),
+        SolveError::Timeout(_) => 1,
+        SolveError::NodeLimit(_) => 2,
+        SolveError::MemoryLimit(_) => 3,
+        _ => 4,
+    };
+    let mut why = match errors.into_iter().min_by_key(rank) {
+        Some(proof @ SolveError::Unsolvable(_)) => proof,
+        Some(e) if !cancelled => e,
+        _ => SolveError::Cancelled(Stats::default()),
     };
     *why.stats_mut() = spent;
     Err(why)
