@@ -255,16 +255,22 @@ mod tests {
         }
     }
 
-    proptest! {
-        #[test]
-        fn resolving_one_row_equals_solving_afresh(
+    prop_compose! {
+        /// A square problem of `n` rows with costs drawn from `seed`, the row to change and
+        /// the costs it changes to.
+        fn row_change()(
             n in 1usize..8,
             row in 0usize..8,
-            forbid in 0usize..4,
             seed in proptest::collection::vec(0i64..30, 64),
             changed in proptest::collection::vec(0i64..30, 8),
-        ) {
-            let row = row % n;
+        ) -> (usize, usize, Vec<i64>, Vec<i64>) {
+            (n, row % n, seed, changed)
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn resolving_one_row_equals_solving_afresh((n, row, seed, changed) in row_change(), forbid in 0usize..4) {
             let old = |r: usize, c: usize| {
                 if (r + c) % 5 == forbid { FORBIDDEN } else { seed[(r * n + c) % seed.len()] }
             };
@@ -294,13 +300,9 @@ mod tests {
     proptest! {
         #[test]
         fn resolving_from_a_restored_state_with_rows_renumbered_equals_solving_afresh(
-            n in 1usize..8,
-            row in 0usize..8,
+            (n, row, seed, changed) in row_change(),
             shift in 0usize..8,
-            seed in proptest::collection::vec(0i64..30, 64),
-            changed in proptest::collection::vec(0i64..30, 8),
         ) {
-            let row = row % n;
             let old = |r: usize, c: usize| seed[(r * n + c) % seed.len()];
             // The new problem lists the old rows rotated by `shift`, old row `row` changed.
             let rows: Vec<usize> = (0..n).map(|r| (r + shift) % n).collect();
