@@ -4,7 +4,7 @@
 # Run from the repo root:  bash benches/festival/run.sh
 # Env (defaults = the 16-core run):
 #   LEVELS=1-90  THREADS=8  FCORES=8  LIMIT=10  FTIME=$LIMIT  GUARD=420  PIN=1  OUT=$OUT or benches/festival/out
-#   SET=data/xsokoban90.xsb  ORDER=shuffle (same seeded order, SEED=16, for both pools; or ORDER=seq)
+#   LIST="3 7 12" (levels instead of LEVELS' range)  SET=data/xsokoban90.xsb  ORDER=shuffle (same seeded order, SEED=16, for both pools; or ORDER=seq)
 # Results: $OUT/ours.tsv, $OUT/festival.tsv, $OUT/env.txt, $OUT/log.txt
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +56,8 @@ def parse_levels(path):
 levels = parse_levels(SET)
 a, _, b = os.environ["LEVELS"].partition("-")
 todo = list(range(int(a), int(b or a) + 1))
+if os.environ.get("LIST"):  # a list of levels instead of a range: LIST="3 7 12"
+    todo = [int(x) for x in os.environ["LIST"].split()]
 if os.environ["ORDER"] == "shuffle":
     random.Random(int(os.environ["SEED"])).shuffle(todo)
 print(f"{len(levels)} levels in {SET}; order: {' '.join(map(str, todo))}", flush=True)
