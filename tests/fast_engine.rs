@@ -151,3 +151,21 @@ fn a_portfolio_of_threads_solves_verifies_and_keeps_its_limits() {
     let config = Config { threads: 4, ..fast_config(1_000) };
     assert!(matches!(solve(&dead, &config), Err(SolveError::Unsolvable(_))));
 }
+
+#[test]
+fn a_short_node_limit_is_spent_to_its_end() {
+    // Levels the engine leaves unsolved at 5 000 expansions (Microban 153: its midpoint stops
+    // early, and the third pass takes the rest): an unsolved level has used its whole budget.
+    let limit = 5_000;
+    let levels = [("microban.xsb", 153), ("xsokoban90.xsb", 29)];
+    for (set, number) in levels {
+        let level = &collection(set)[number - 1];
+        match solve(level, &Config { threads: 1, ..fast_config(limit) }) {
+            Ok(s) => assert!(verify(level, &s.lurd).is_valid_solution(), "{set} {number}"),
+            Err(SolveError::NodeLimit(stats)) => {
+                assert!(stats.expanded * 20 >= limit * 19, "{set} {number}: {} of {limit}", stats.expanded)
+            }
+            Err(e) => panic!("{set} {number}: {e}"),
+        }
+    }
+}

@@ -208,8 +208,9 @@ pub struct FastOptions {
     pub plan_check: bool,
     /// The opener advisor (moves a box off the way to the plan's next goal).
     pub opener: bool,
-    /// Under time limits above 10 s, a closing third pass whose cells also say whether boxes
-    /// block the way to the plan's next goal.
+    /// A closing third pass whose cells also say whether boxes block the way to the plan's
+    /// next goal: under time limits above 10 s, and under shorter limits on what the midpoint
+    /// leaves.
     pub blocked: bool,
     /// The hotspot advisor (the move that frees the most boxes standing in other boxes' way).
     pub hotspots: bool,

@@ -86,8 +86,9 @@
 //! 2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
 //!    cells count the boxes on goals too, and the plan is the layered one (worked out when
 //!    the pass starts; most levels never get there);
-//! 3. only under a time limit above `FIRST_ROUND`: the first pass's advice, afresh, with
-//!    cells that say whether boxes block the way to the plan's next goal.
+//! 3. under a time limit above `FIRST_ROUND`, or under short limits on what the midpoint
+//!    leaves: the first pass's advice, afresh, with cells that say whether boxes block the
+//!    way to the plan's next goal.
 //!
 //! Greedy distance advice fills goals out of the plan's order, which costs dearly in levels
 //! with goal rooms and helps in levels without them: at a weight between the advisors' and the
@@ -98,7 +99,9 @@
 //!
 //! Under short limits the first pass has `FIRST_PASS` of them, the second `SECOND_PASS` of the
 //! rest and the midpoint what is left (the second all of it when the backward searches are
-//! off or got no state to aim at). Under
+//! off or got no state to aim at); when the midpoint stops early (its level has no solution,
+//! or no backward state is near enough) with a twentieth of the limits or more left, the
+//! third pass has the rest, so a short limit is spent to its end. Under
 //! a time limit above `FIRST_ROUND` the two share its first part so (the second runs from
 //! inside the first, which waits in memory: `search::Detour`), the first then goes on, and the
 //! third has the last `THIRD_PASS_SHARE`th of what is left.
@@ -264,7 +267,9 @@ fn solve_passes(
         }
         r
     } else {
-        // Short limits: the first two passes, one after the other.
+        // Short limits: the first two passes, one after the other; the third only on what
+        // the midpoint leaves.
+        let closing = config.fast.blocked.then_some(passes[2]);
         let passes = &passes[..2];
         let mut midpoint = midpoint && limited;
         let mut pass = 0;
@@ -301,8 +306,9 @@ fn solve_passes(
             }
         };
         if midpoint {
-            let last = Last { forward_nodes, hot: &hot, weights: passes[0], started };
-            result = midpoint_after(level, a, config, last, &mut learned, result);
+            let last = Last { forward_nodes, plan: &plan, hot: &hot, weights: passes[0], closing, started };
+            result = midpoint_after(level, a, config, &last, &mut learned, result);
+            result = close_with_rest(level, a, config, &last, &mut learned, result);
         }
         result
     };
@@ -317,9 +323,13 @@ fn solve_passes(
 struct Last<'h> {
     /// The node limit of the forward searches (the backward ones' share taken out).
     forward_nodes: Option<u64>,
+    /// The first pass's plan, for the closing pass.
+    plan: &'h packing::PackingPlan,
     hot: &'h Hotspots,
     /// The first pass's weights, for a search that joins the backward trees.
     weights: Weights,
+    /// The third pass's weights, for what the midpoint leaves of the limits (`None`: off).
+    closing: Option<Weights>,
     /// When the solve started.
     started: Instant,
 }
@@ -330,7 +340,7 @@ fn midpoint_after(
     level: &Level,
     a: &Analysis,
     config: &Config,
-    last: Last<'_>,
+    last: &Last<'_>,
     learned: &mut search::Learned,
     mut result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
@@ -356,6 +366,41 @@ fn midpoint_after(
         }
         None => result,
     }
+}
+
+/// The passes' and the midpoint's `result`, or when the midpoint stopped with a good part of
+/// the limits left (it had no state to aim at, or its level had no solution) the third
+/// pass's on what is left: a search of this level, so its verdict is this level's.
+fn close_with_rest(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    last: &Last<'_>,
+    learned: &mut search::Learned,
+    result: Result<Solution, SolveError>,
+) -> Result<Solution, SolveError> {
+    let Some(weights) = last.closing else { return result };
+    let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
+    let time_left = config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()));
+    let nodes_left = last.forward_nodes.map(|n| n.saturating_sub(spent.expanded));
+    let worth = |left: Option<u64>, whole: Option<u64>| match (left, whole) {
+        (Some(left), Some(whole)) => left * u64::from(REST_WORTH) >= whole,
+        _ => true,
+    };
+    let millis = |d: Option<std::time::Duration>| d.map(|d| d.as_millis() as u64);
+    if !worth(nodes_left, last.forward_nodes) || !worth(millis(time_left), millis(config.time_limit)) {
+        return result;
+    }
+    let spent = spent.clone();
+    let rest = Config {
+        time_limit: time_left,
+        node_limit: nodes_left,
+        memory_limit: config.memory_limit.map(|m| m.saturating_sub(learned.backward.bytes())),
+        ..config.clone()
+    };
+    let mut r = search::run(level, a, last.plan, last.hot, &rest, weights, learned, None);
+    search::stats_of(&mut r).add(&spent);
+    r
 }
 
 /// The packing plan of `level` under what is left of `config`'s limits on the clock that
@@ -472,6 +517,10 @@ const FIRST_PASS: (u32, u32) = (3, 5);
 /// The second pass's share of what the first leaves under short limits when the midpoint
 /// comes after it, as a fraction; the midpoint has the rest.
 const SECOND_PASS: (u32, u32) = (1, 2);
+
+/// Under short limits, what the midpoint leaves goes to the third pass when it is at least
+/// this fraction (1/`REST_WORTH`) of the limits: less is too short for a fresh pass.
+const REST_WORTH: u32 = 20;
 
 /// Under a time limit longer than this, the passes share its first part as they would share
 /// this much, and the first pass then has the rest: the second pass solves its levels within
