@@ -38,20 +38,8 @@ HERE, OUT, SET = os.environ["HERE"], os.environ["OUT"], os.environ["SET"]
 THREADS, FCORES = os.environ["THREADS"], os.environ["FCORES"]
 LIMIT, FTIME = os.environ["LIMIT"], os.environ["FTIME"]
 GUARD, PIN = float(os.environ["GUARD"]), os.environ["PIN"] == "1"
-BOARD = set(" #$.@*+-_")
-
-def parse_levels(path):
-    """Blocks of consecutive board lines (only # $ . @ * + - _ and spaces, with at least one #)."""
-    levels, cur = [], []
-    for line in open(path, encoding="utf-8", errors="replace"):
-        line = line.rstrip("\r\n")
-        if line.strip() and set(line) <= BOARD and "#" in line:
-            cur.append(line.rstrip())
-        else:
-            if cur: levels.append(cur)
-            cur = []
-    if cur: levels.append(cur)
-    return levels
+sys.path.insert(0, HERE)
+from levels import parse_levels
 
 levels = parse_levels(SET)
 a, _, b = os.environ["LEVELS"].partition("-")

@@ -20,19 +20,8 @@ def opt(name, default):
 SET = opt("--set", os.path.join(ROOT, "data/xsokoban90.xsb"))
 BIN = opt("--bin", os.path.join(ROOT, "target", "release", "sokoban"))
 RES = args[0] if args else os.path.join(HERE, "out")
-BOARD = set(" #$.@*+-_")
-
-def parse_levels(path):
-    levels, cur = [], []
-    for line in open(path, encoding="utf-8", errors="replace"):
-        line = line.rstrip("\r\n")
-        if line.strip() and set(line) <= BOARD and "#" in line:
-            cur.append(line.rstrip())
-        else:
-            if cur: levels.append(cur)
-            cur = []
-    if cur: levels.append(cur)
-    return levels
+sys.path.insert(0, HERE)
+from levels import parse_levels
 
 def replay(rows, lurd):
     """Return (ok, pushes, moves, error)."""

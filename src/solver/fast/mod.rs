@@ -306,9 +306,10 @@ fn solve_passes(
             }
         };
         if midpoint {
-            let last = Last { forward_nodes, plan: &plan, hot: &hot, weights: passes[0], closing, started };
-            result = midpoint_after(level, a, config, &last, &mut learned, result);
-            result = close_with_rest(level, a, config, &last, &mut learned, result);
+            let last =
+                Last { level, a, config, forward_nodes, plan: &plan, hot: &hot, weights: passes[0], closing, started };
+            result = midpoint_after(&last, &mut learned, result);
+            result = close_with_rest(&last, &mut learned, result);
         }
         result
     };
@@ -319,8 +320,11 @@ fn solve_passes(
     result
 }
 
-/// What the midpoint after the passes reads (see [`midpoint_after`]).
+/// What the midpoint and the closing pass after the passes read (see [`midpoint_after`]).
 struct Last<'h> {
+    level: &'h Level,
+    a: &'h Analysis,
+    config: &'h Config,
     /// The node limit of the forward searches (the backward ones' share taken out).
     forward_nodes: Option<u64>,
     /// The first pass's plan, for the closing pass.
@@ -337,13 +341,11 @@ struct Last<'h> {
 /// The passes' `result`, or when they ran out of their limits the midpoint's solution from what
 /// they left (see the module docs); the passes' error when the midpoint finds none.
 fn midpoint_after(
-    level: &Level,
-    a: &Analysis,
-    config: &Config,
     last: &Last<'_>,
     learned: &mut search::Learned,
     mut result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
+    let Last { level, a, config, .. } = *last;
     let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
     let spent = spent.clone();
     let mid_config = Config {
@@ -372,13 +374,11 @@ fn midpoint_after(
 /// the limits left (it had no state to aim at, or its level had no solution) the third
 /// pass's on what is left: a search of this level, so its verdict is this level's.
 fn close_with_rest(
-    level: &Level,
-    a: &Analysis,
-    config: &Config,
     last: &Last<'_>,
     learned: &mut search::Learned,
     result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
+    let Last { level, a, config, .. } = *last;
     let Some(weights) = last.closing else { return result };
     let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
     let time_left = config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()));
