@@ -211,6 +211,33 @@ impl Flood {
     pub fn squares(&self) -> &[Sq] {
         &self.queue
     }
+
+    /// Writes the last flood's region to `bits`, one bit per square
+    /// (`bits[s / 64] >> (s % 64) & 1`).
+    pub fn write_bits(&self, bits: &mut [u64]) {
+        bits.fill(0);
+        for s in &self.queue {
+            bits[s.index() / 64] |= 1 << (s.index() % 64);
+        }
+    }
+
+    /// Takes the region in `bits` (as [`Flood::write_bits`] writes it) for the last flood's, as
+    /// if a flood had reached its squares in their order: a region known already (a search
+    /// that keeps each position's) is marked without flooding it again.
+    pub fn load_bits(&mut self, bits: &[u64]) {
+        let Flood { marks, queue } = self;
+        marks.clear();
+        queue.clear();
+        for (w, &word) in bits.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 {
+                let s = Sq::new(w * 64 + rest.trailing_zeros() as usize);
+                marks.mark(s);
+                queue.push(s);
+                rest &= rest - 1;
+            }
+        }
+    }
 }
 
 /// Every region of the floor at once: each square where `open` holds gets the label of its
@@ -356,6 +383,12 @@ mod tests {
         assert!(!flood.contains(at(4)) && !flood.contains(at(5)));
         assert_eq!(lowest, [at(1), at(2), at(3)].into_iter().min().unwrap());
         assert_eq!(flood.squares().len(), 3);
+        let mut bits = vec![0; a.squares().div_ceil(64)];
+        flood.write_bits(&mut bits);
+        let mut loaded = Flood::new(a.squares());
+        loaded.load_bits(&bits);
+        assert!(a.all().all(|s| loaded.contains(s) == flood.contains(s)), "the region comes back whole");
+        assert_eq!(loaded.squares().len(), 3);
     }
 
     #[test]

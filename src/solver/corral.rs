@@ -54,11 +54,15 @@ impl Corrals {
     /// The barrier boxes of the PI-corral with the fewest barrier boxes, if the position has one.
     /// `occupied[i] != 0` marks a box, `reached(s)` the player's region. `fill_goals` says every
     /// goal must end covered (as many boxes as goals), so a corral holding a goal must be entered.
+    /// `unreached` counts the free squares outside the player's region (the squares of all the
+    /// corrals: the squares less the region's and the boxes'): the scan for corrals ends once it
+    /// has flooded them all.
     pub fn pi_corral(
         &mut self,
         a: &Analysis,
         occupied: &[u8],
         reached: impl Fn(Sq) -> bool,
+        mut unreached: usize,
         fill_goals: bool,
     ) -> Option<&[Sq]> {
         let n = a.squares();
@@ -67,10 +71,18 @@ impl Corrals {
             self.barrier_of.fill(0);
             self.next = 0;
         }
+        debug_assert_eq!(
+            unreached,
+            a.all().filter(|&s| occupied[s.index()] == 0 && !reached(s)).count(),
+            "`unreached` counts the free squares outside the region"
+        );
         let first_id = self.next + 1;
         self.best.clear();
         let mut found = false;
         for start in a.all() {
+            if unreached == 0 {
+                break;
+            }
             if occupied[start.index()] != 0 || reached(start) || self.mark[start.index()] >= first_id {
                 continue;
             }
@@ -105,6 +117,7 @@ impl Corrals {
                     }
                 },
             );
+            unreached -= self.queue.len();
             let must_enter = self.barrier.iter().any(|&b| !a.is_goal(b)) || (has_goal && fill_goals);
             if !must_enter || (found && self.barrier.len() >= self.best.len()) {
                 continue;

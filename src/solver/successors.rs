@@ -7,6 +7,12 @@
 //! counts moves), a second region search for the child's normalised player, the freeze-check
 //! path and the corral finder. Nothing is allocated per state once the buffers have grown.
 //!
+//! A search that stores its positions can also keep their regions ([`Successors::keeping_regions`]):
+//! each child's region comes out as a bitset, made from the flood that finds the child's
+//! player or, when the push leaves the region as it was but for the two squares, from the
+//! parent's; [`Successors::expand_in`] then expands a position in a region known already, so a
+//! position's region is flooded once, when it is made, instead of again when it is expanded.
+//!
 //! Pushes come out in a fixed order (boxes in key order, then up, right, down, left), so a
 //! search that consumes them in order is deterministic.
 
@@ -77,6 +83,38 @@ pub struct Successors {
     /// child's region needs them (`cuts`).
     cut_points: Cuts,
     cuts: CutsState,
+    /// The regions of the expanded state and its children, when kept.
+    kept: Option<KeptRegions>,
+}
+
+/// The regions [`Successors::keeping_regions`] keeps, one bit per square
+/// (`bits[s / 64] >> (s % 64) & 1`), `words` words each.
+#[derive(Debug)]
+struct KeptRegions {
+    words: usize,
+    /// The expanded state's region.
+    parent: Vec<u64>,
+    /// The region of each push written to `out`, in order.
+    children: Vec<u64>,
+}
+
+impl KeptRegions {
+    /// Keeps the parent's region less `to`, plus `from`: the child's when the push opens
+    /// nothing new and cuts nothing off.
+    fn push_moved(&mut self, from: Sq, to: Sq) {
+        let at = self.children.len();
+        self.children.extend_from_slice(&self.parent);
+        let child = &mut self.children[at..];
+        child[to.index() / 64] &= !(1 << (to.index() % 64));
+        child[from.index() / 64] |= 1 << (from.index() % 64);
+    }
+
+    /// Keeps the region `flood` found.
+    fn push_flood(&mut self, flood: &Flood) {
+        let at = self.children.len();
+        self.children.resize(at + self.words, 0);
+        flood.write_bits(&mut self.children[at..]);
+    }
 }
 
 /// From this many boxes on, a region is crowded enough for its articulation points to pay
@@ -117,7 +155,24 @@ impl Successors {
             loaded: Vec::new(),
             cut_points: Cuts::new(n),
             cuts: CutsState::None,
+            kept: None,
         }
+    }
+
+    /// The generator, keeping the region of each child it makes (see [`Successors::child_region`]
+    /// and [`Successors::expand_in`]); the rules must normalise the player and not count walks.
+    pub fn keeping_regions(mut self, a: &Analysis) -> Successors {
+        assert!(self.rules.normalize && !self.rules.walks, "a kept region belongs to a normalised player");
+        let words = a.squares().div_ceil(64);
+        self.kept = Some(KeptRegions { words, parent: vec![0; words], children: Vec::new() });
+        self
+    }
+
+    /// The player's region of push `i` of the last expansion (when keeping regions), one bit per
+    /// square: what [`Successors::expand_in`] takes to expand that child.
+    pub fn child_region(&self, i: usize) -> &[u64] {
+        let kept = self.kept.as_ref().expect("the generator keeps regions");
+        &kept.children[i * kept.words..(i + 1) * kept.words]
     }
 
     /// The rules in force.
@@ -155,10 +210,7 @@ impl Successors {
     /// Writes the player's region of the last [`Successors::normalized`] or expansion to
     /// `bits`, one bit per square (`bits[s / 64] >> (s % 64) & 1`).
     pub fn region_bits(&self, bits: &mut [u64]) {
-        bits.fill(0);
-        for s in self.region.squares() {
-            bits[s.index() / 64] |= 1 << (s.index() % 64);
-        }
+        self.region.write_bits(bits);
     }
 
     /// Loads `boxes` with the player on `player` and writes every push that survives the rules
@@ -185,12 +237,56 @@ impl Successors {
         // The region's lowest square: the normalised player, whatever square `player` is.
         let walk = self.rules.walks.then_some(&mut self.walk[..]);
         let lowest = flood(a, &mut self.region, &self.occupied, player, walk);
+        if let Some(kept) = &mut self.kept {
+            self.region.write_bits(&mut kept.parent);
+        }
+        self.expand_loaded(a, boxes, lowest, out, stats, stop)
+    }
+
+    /// Like [`Successors::expand_within`] (when keeping regions), with the player anywhere in
+    /// `region` (one bit per square, as [`Successors::child_region`] gives it), which is taken
+    /// for the player's region instead of flooding it.
+    pub fn expand_in(
+        &mut self,
+        a: &Analysis,
+        boxes: &[BoxAt],
+        region: &[u64],
+        out: &mut Vec<Successor>,
+        stats: &mut Stats,
+        stop: &mut impl FnMut() -> bool,
+    ) -> Result<(), Stopped> {
+        out.clear();
+        self.load(boxes);
+        self.region.load_bits(region);
+        let kept = self.kept.as_mut().expect("the generator keeps regions");
+        kept.parent.copy_from_slice(region);
+        let lowest = *self.region.squares().first().expect("the player stands in its region");
+        debug_assert_eq!(lowest, flood(a, &mut self.child_region, &self.occupied, lowest, None));
+        debug_assert_eq!(self.child_region.squares().len(), self.region.squares().len());
+        self.expand_loaded(a, boxes, lowest, out, stats, stop)
+    }
+
+    /// The expansion once `boxes` are loaded and the player's region (lowest square `lowest`)
+    /// is marked.
+    fn expand_loaded(
+        &mut self,
+        a: &Analysis,
+        boxes: &[BoxAt],
+        lowest: Sq,
+        out: &mut Vec<Successor>,
+        stats: &mut Stats,
+        stop: &mut impl FnMut() -> bool,
+    ) -> Result<(), Stopped> {
+        if let Some(kept) = &mut self.kept {
+            kept.children.clear();
+        }
         self.cuts = CutsState::None;
         self.only.clear();
         let restricted = self.rules.corrals && {
-            let Successors { corrals, occupied, region, only, rules, .. } = self;
+            let Successors { corrals, occupied, region, only, rules, loaded, .. } = self;
             let reached = |s: Sq| region.contains(s);
-            match corrals.pi_corral(a, occupied, reached, rules.fill_goals) {
+            let unreached = a.squares() - region.squares().len() - loaded.len();
+            match corrals.pi_corral(a, occupied, reached, unreached, rules.fill_goals) {
                 Some(barrier) => {
                     only.extend_from_slice(barrier);
                     true
@@ -262,14 +358,27 @@ impl Successors {
         let unchanged = sides_known && (!self.reached(to) || to != lowest && !cuts_locally(a, &self.occupied, to));
         if unchanged {
             debug_assert_eq!(lowest.min(from), flood(a, &mut self.child_region, &self.occupied, from, None));
+            if let Some(kept) = &mut self.kept {
+                kept.push_moved(from, to);
+                debug_assert_eq!(kept.children[kept.children.len() - kept.words..], {
+                    let mut bits = vec![0; kept.words];
+                    self.child_region.write_bits(&mut bits);
+                    bits
+                });
+            }
             lowest.min(from)
         } else if sides_known && self.cuts != CutsState::None {
             self.player_by_cuts(a, from, to, lowest)
         } else {
-            if sides_known && self.loaded.len() >= CROWDED {
+            // Kept regions need the child's flood whatever the articulation points say.
+            if sides_known && self.loaded.len() >= CROWDED && self.kept.is_none() {
                 self.cuts = CutsState::Wanted;
             }
-            flood(a, &mut self.child_region, &self.occupied, from, None)
+            let player = flood(a, &mut self.child_region, &self.occupied, from, None);
+            if let Some(kept) = &mut self.kept {
+                kept.push_flood(&self.child_region);
+            }
+            player
         }
     }
 
