@@ -22,7 +22,7 @@ use super::hungarian::Stopped;
 use super::report::Stats;
 use super::state::BoxAt;
 use crate::analysis::region::Flood;
-use crate::analysis::{Analysis, Sq};
+use crate::analysis::{Analysis, NO_SQUARE, Sq};
 use crate::level::{Dir, Square};
 use crate::solver::cuts::Cuts;
 
@@ -107,6 +107,13 @@ impl KeptRegions {
         let child = &mut self.children[at..];
         child[to.index() / 64] &= !(1 << (to.index() % 64));
         child[from.index() / 64] |= 1 << (from.index() % 64);
+    }
+
+    /// The lowest square of the last region kept.
+    fn lowest_of_last(&self) -> Sq {
+        let last = &self.children[self.children.len() - self.words..];
+        let w = last.iter().position(|&word| word != 0).expect("a region holds the player");
+        Sq::new(w * 64 + last[w].trailing_zeros() as usize)
     }
 
     /// Keeps the region `flood` found.
@@ -353,10 +360,11 @@ impl Successors {
             .filter(|&&e| e != dir && e != dir.opposite())
             .all(|&e| a.neighbor(from, e).is_none_or(|n| self.occupied[n.index()] != 0 || self.reached(n)));
         // The square the box left opens onto nothing new, and the box either went somewhere
-        // the player could not reach or stands where it cuts nothing apart (and is not the
-        // region's lowest square): the region is the parent's, less `to`, plus `from`.
-        let unchanged = sides_known && (!self.reached(to) || to != lowest && !cuts_locally(a, &self.occupied, to));
-        if unchanged {
+        // the player could not reach or stands where it cuts nothing apart: the region is the
+        // parent's, less `to`, plus `from`. Its lowest square is the parent's unless that was
+        // `to`; then the kept region says which it is.
+        let whole = sides_known && (!self.reached(to) || !splits(a, &self.occupied, from, to));
+        if whole && to != lowest {
             debug_assert_eq!(lowest.min(from), flood(a, &mut self.child_region, &self.occupied, from, None));
             if let Some(kept) = &mut self.kept {
                 kept.push_moved(from, to);
@@ -367,6 +375,11 @@ impl Successors {
                 });
             }
             lowest.min(from)
+        } else if let Some(kept) = self.kept.as_mut().filter(|_| whole) {
+            kept.push_moved(from, to);
+            let player = kept.lowest_of_last();
+            debug_assert_eq!(player, flood(a, &mut self.child_region, &self.occupied, from, None));
+            player
         } else if sides_known && self.cuts != CutsState::None {
             self.player_by_cuts(a, from, to, lowest)
         } else {
@@ -468,6 +481,16 @@ fn cuts_locally(a: &Analysis, occupied: &[u8], s: Sq) -> bool {
         }
     }
     false
+}
+
+/// Whether the box just pushed from `from` to `to` (the board shows the child; the player
+/// reached `to` and stands beside `from`) may cut the player's region apart: only if it cuts
+/// its free neighbours apart locally (see [`cuts_locally`]) and has two or more of them besides
+/// `from`. With one at most, every part of the region without `to` would hold one of them, so
+/// there is one part, and `from` joins it through the square the player pushed from.
+fn splits(a: &Analysis, occupied: &[u8], from: Sq, to: Sq) -> bool {
+    let others = a.neighbor_indices(to).into_iter().filter(|&t| t != NO_SQUARE && usize::from(t) != from.index());
+    others.filter(|&t| occupied[usize::from(t)] == 0).count() > 1 && cuts_locally(a, occupied, to)
 }
 
 /// The player's region from `start` in `occupied` (with walking distances in `walk` if
