@@ -109,6 +109,18 @@ impl KeptRegions {
         child[from.index() / 64] |= 1 << (from.index() % 64);
     }
 
+    /// Adds `s` to the last region kept.
+    fn mark_last(&mut self, s: Sq) {
+        let at = self.children.len() - self.words;
+        self.children[at + s.index() / 64] |= 1 << (s.index() % 64);
+    }
+
+    /// Takes `s` out of the last region kept.
+    fn unmark_last(&mut self, s: Sq) {
+        let at = self.children.len() - self.words;
+        self.children[at + s.index() / 64] &= !(1 << (s.index() % 64));
+    }
+
     /// The lowest square of the last region kept.
     fn lowest_of_last(&self) -> Sq {
         let last = &self.children[self.children.len() - self.words..];
@@ -375,10 +387,7 @@ impl Successors {
                 });
             }
             lowest.min(from)
-        } else if let Some(kept) = self.kept.as_mut().filter(|_| whole) {
-            kept.push_moved(from, to);
-            let player = kept.lowest_of_last();
-            debug_assert_eq!(player, flood(a, &mut self.child_region, &self.occupied, from, None));
+        } else if let Some(player) = self.kept_child(a, from, to, dir, sides_known) {
             player
         } else if sides_known && self.cuts != CutsState::None {
             self.player_by_cuts(a, from, to, lowest)
@@ -393,6 +402,41 @@ impl Successors {
             }
             player
         }
+    }
+
+    /// With kept regions, [`Successors::child_player`] from the parent's region when the push
+    /// cuts nothing apart (see [`splits`]): the child's is the parent's less `to`, plus `from`
+    /// and the corrals beside `from` it opens (the expansion's corral search found them all).
+    /// Keeps the child's region and returns its lowest square, or `None` when a flood must
+    /// decide. `sides_known`: `from` opens no corral.
+    fn kept_child(&mut self, a: &Analysis, from: Sq, to: Sq, dir: Dir, sides_known: bool) -> Option<Sq> {
+        let Successors { kept, region, occupied, corrals, rules, .. } = self;
+        let kept = kept.as_mut()?;
+        if !sides_known && !rules.corrals {
+            return None;
+        }
+        if (!sides_known || region.contains(to)) && splits(a, occupied, from, to) {
+            return None;
+        }
+        kept.push_moved(from, to);
+        if !sides_known {
+            for e in Dir::ALL.into_iter().filter(|&e| e != dir && e != dir.opposite()) {
+                let Some(n) = a.neighbor(from, e) else { continue };
+                if occupied[n.index()] == 0 && !region.contains(n) {
+                    corrals.corral_holding(n).iter().for_each(|&s| kept.mark_last(s));
+                }
+            }
+            kept.unmark_last(to);
+        }
+        let player = kept.lowest_of_last();
+        debug_assert_eq!(player, flood(a, &mut self.child_region, &self.occupied, from, None));
+        debug_assert!({
+            let kept = self.kept.as_ref().expect("kept");
+            let mut bits = vec![0; kept.words];
+            self.child_region.write_bits(&mut bits);
+            kept.children[kept.children.len() - kept.words..] == bits[..]
+        });
+        Some(player)
     }
 
     /// [`Successors::child_player`] when the box now stands inside the region and may cut it
