@@ -99,6 +99,15 @@ fn hash_of(words: &[u64], player: Sq) -> u64 {
     h
 }
 
+/// The key of [`Exhaust::proves_dead`]'s search of `boxes` with the player on `player` (any
+/// square of the region: the key of the region's lowest square stands for every one of them)
+/// and `budget`, in the searches that failed.
+fn search_key(boxes: &[Sq], player: Sq, budget: usize) -> u64 {
+    boxes
+        .iter()
+        .fold(mix(player.index() as u64 ^ (budget as u64) << 32), |h, b| h.wrapping_add(mix(b.index() as u64 + 1)))
+}
+
 /// The hash of stored position `i`.
 fn hash_at(keys: &[u64], players: &[Sq], words: usize, i: u32) -> u64 {
     let i = i as usize;
@@ -172,6 +181,13 @@ impl Exhaust {
         if boxes.len() > goals || !a.pruning() {
             return false;
         }
+        // A search that failed from this very square is not run again, and its region need not
+        // be flooded to tell.
+        let player_key = search_key(boxes, player, budget);
+        if let Some(&out_of_budget) = self.failed.get(&player_key) {
+            self.out_of_budget = out_of_budget;
+            return false;
+        }
         self.count = boxes.len();
         self.boxes.clear();
         self.boxes.extend(boxes.iter().map(|&sq| BoxAt { sq, class: 0 }));
@@ -180,10 +196,9 @@ impl Exhaust {
         let root_player = successors.normalized(a, player);
         successors.region_bits(&mut self.region);
         // The search depends on the boxes and the player's region only (and the budget).
-        let search_key = boxes.iter().fold(mix(root_player.index() as u64 ^ (budget as u64) << 32), |h, b| {
-            h.wrapping_add(mix(b.index() as u64 + 1))
-        });
+        let search_key = search_key(boxes, root_player, budget);
         if let Some(&out_of_budget) = self.failed.get(&search_key) {
+            self.failed.insert(player_key, out_of_budget);
             self.out_of_budget = out_of_budget;
             return false;
         }
@@ -191,6 +206,7 @@ impl Exhaust {
         let dead = self.search(a, boxes, root_player, budget, reaches, stop);
         if !dead && !stop() {
             self.failed.insert(search_key, self.out_of_budget);
+            self.failed.insert(player_key, self.out_of_budget);
         }
         dead
     }
