@@ -168,6 +168,28 @@ impl Flood {
         lowest
     }
 
+    /// [`Flood::fill`] that ends as soon as it has entered every one of `targets` (squares other
+    /// than `start`); whether it did. When it did not, the region is whole.
+    #[inline]
+    pub fn fill_until(&mut self, a: &Analysis, start: Sq, open: impl Fn(Sq) -> bool, targets: &[Sq]) -> bool {
+        let left = Cell::new(targets.len());
+        self.fill_with(
+            a,
+            start,
+            |_, _| left.get() > 0,
+            |_, t| {
+                if !open(t) {
+                    return false;
+                }
+                if targets.contains(&t) {
+                    left.set(left.get() - 1);
+                }
+                true
+            },
+        );
+        left.get() == 0
+    }
+
     /// [`Flood::fill`] over the squares free of boxes (`occupied` is 0), the usual player's
     /// region.
     #[inline]

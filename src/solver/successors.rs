@@ -407,16 +407,30 @@ impl Successors {
     /// With kept regions, [`Successors::child_player`] from the parent's region when the push
     /// cuts nothing apart (see [`splits`]): the child's is the parent's less `to`, plus `from`
     /// and the corrals beside `from` it opens (the expansion's corral search found them all).
-    /// Keeps the child's region and returns its lowest square, or `None` when a flood must
-    /// decide. `sides_known`: `from` opens no corral.
+    /// Keeps the child's region and returns its lowest square; `None` without the corrals.
+    /// `sides_known`: `from` opens no corral.
     fn kept_child(&mut self, a: &Analysis, from: Sq, to: Sq, dir: Dir, sides_known: bool) -> Option<Sq> {
-        let Successors { kept, region, occupied, corrals, rules, .. } = self;
+        let Successors { kept, region, occupied, corrals, rules, child_region, .. } = self;
         let kept = kept.as_mut()?;
         if !sides_known && !rules.corrals {
             return None;
         }
         if (!sides_known || region.contains(to)) && splits(a, occupied, from, to) {
-            return None;
+            // The box may cut the region apart: it does not when a flood from `from` gets round
+            // it to every free side (which is soon, in an open area), else that flood found the
+            // region.
+            let mut sides = [from; 4];
+            let mut count = 0;
+            for t in a.neighbor_indices(to) {
+                if t != NO_SQUARE && usize::from(t) != from.index() && occupied[usize::from(t)] == 0 {
+                    sides[count] = Sq::new(usize::from(t));
+                    count += 1;
+                }
+            }
+            if !child_region.fill_until(a, from, |t| occupied[t] == 0, &sides[..count]) {
+                kept.push_flood(child_region);
+                return Some(kept.lowest_of_last());
+            }
         }
         kept.push_moved(from, to);
         if !sides_known {
