@@ -242,24 +242,6 @@ impl Flood {
             bits[s.index() / 64] |= 1 << (s.index() % 64);
         }
     }
-
-    /// Takes the region in `bits` (as [`Flood::write_bits`] writes it) for the last flood's, as
-    /// if a flood had reached its squares in their order: a region known already (a search
-    /// that keeps each position's) is marked without flooding it again.
-    pub fn load_bits(&mut self, bits: &[u64]) {
-        let Flood { marks, queue } = self;
-        marks.clear();
-        queue.clear();
-        for (w, &word) in bits.iter().enumerate() {
-            let mut rest = word;
-            while rest != 0 {
-                let s = Sq::new(w * 64 + rest.trailing_zeros() as usize);
-                marks.mark(s);
-                queue.push(s);
-                rest &= rest - 1;
-            }
-        }
-    }
 }
 
 /// Every region of the floor at once: each square where `open` holds gets the label of its
@@ -407,10 +389,7 @@ mod tests {
         assert_eq!(flood.squares().len(), 3);
         let mut bits = vec![0; a.squares().div_ceil(64)];
         flood.write_bits(&mut bits);
-        let mut loaded = Flood::new(a.squares());
-        loaded.load_bits(&bits);
-        assert!(a.all().all(|s| loaded.contains(s) == flood.contains(s)), "the region comes back whole");
-        assert_eq!(loaded.squares().len(), 3);
+        assert!(a.all().all(|s| (bits[s.index() / 64] >> (s.index() % 64) & 1 == 1) == flood.contains(s)));
     }
 
     #[test]

@@ -69,7 +69,7 @@ pub struct Successors {
     rules: Rules,
     /// 1 on each square holding a box in the loaded state, 0 when empty.
     occupied: Vec<u8>,
-    /// The player's region in the expanded state.
+    /// The player's region in the expanded state (with kept regions, its bits are read instead).
     region: Flood,
     /// The player's walk to each square of `region` (when the rules count walks).
     walk: Vec<u32>,
@@ -85,6 +85,23 @@ pub struct Successors {
     cuts: CutsState,
     /// The regions of the expanded state and its children, when kept.
     kept: Option<KeptRegions>,
+}
+
+/// The player's region of the expanded state: its flood's marks, or the bits of a kept region
+/// (which [`Successors::expand_in`] reads without marking it).
+enum Reached<'r> {
+    Flood(&'r Flood),
+    Bits(&'r [u64]),
+}
+
+impl Reached<'_> {
+    #[inline]
+    fn has(&self, s: Sq) -> bool {
+        match self {
+            Reached::Flood(flood) => flood.contains(s),
+            Reached::Bits(bits) => bits[s.index() / 64] >> (s.index() % 64) & 1 == 1,
+        }
+    }
 }
 
 /// The regions [`Successors::keeping_regions`] keeps, one bit per square
@@ -107,6 +124,12 @@ impl KeptRegions {
         let child = &mut self.children[at..];
         child[to.index() / 64] &= !(1 << (to.index() % 64));
         child[from.index() / 64] |= 1 << (from.index() % 64);
+    }
+
+    /// Whether the parent's region holds `s`.
+    #[inline]
+    fn has(&self, s: Sq) -> bool {
+        self.parent[s.index() / 64] >> (s.index() % 64) & 1 == 1
     }
 
     /// Adds `s` to the last region kept.
@@ -276,12 +299,12 @@ impl Successors {
     ) -> Result<(), Stopped> {
         out.clear();
         self.load(boxes);
-        self.region.load_bits(region);
         let kept = self.kept.as_mut().expect("the generator keeps regions");
         kept.parent.copy_from_slice(region);
-        let lowest = *self.region.squares().first().expect("the player stands in its region");
+        let w = region.iter().position(|&word| word != 0).expect("the player stands in its region");
+        let lowest = Sq::new(w * 64 + region[w].trailing_zeros() as usize);
         debug_assert_eq!(lowest, flood(a, &mut self.child_region, &self.occupied, lowest, None));
-        debug_assert_eq!(self.child_region.squares().len(), self.region.squares().len());
+        debug_assert!(a.all().all(|s| self.child_region.contains(s) == self.reached(s)));
         self.expand_loaded(a, boxes, lowest, out, stats, stop)
     }
 
@@ -302,9 +325,13 @@ impl Successors {
         self.cuts = CutsState::None;
         self.only.clear();
         let restricted = self.rules.corrals && {
-            let Successors { corrals, occupied, region, only, rules, loaded, .. } = self;
-            let reached = |s: Sq| region.contains(s);
-            let unreached = a.squares() - region.squares().len() - loaded.len();
+            let Successors { corrals, occupied, region, only, rules, loaded, kept, .. } = self;
+            let (reached, size) = match kept {
+                Some(kept) => (Reached::Bits(&kept.parent), kept.parent.iter().map(|w| w.count_ones() as usize).sum()),
+                None => (Reached::Flood(region), region.squares().len()),
+            };
+            let reached = |s: Sq| reached.has(s);
+            let unreached = a.squares() - size - loaded.len();
             match corrals.pi_corral(a, occupied, reached, unreached, rules.fill_goals) {
                 Some(barrier) => {
                     only.extend_from_slice(barrier);
@@ -410,12 +437,12 @@ impl Successors {
     /// Keeps the child's region and returns its lowest square; `None` without the corrals.
     /// `sides_known`: `from` opens no corral.
     fn kept_child(&mut self, a: &Analysis, from: Sq, to: Sq, dir: Dir, sides_known: bool) -> Option<Sq> {
-        let Successors { kept, region, occupied, corrals, rules, child_region, .. } = self;
+        let Successors { kept, occupied, corrals, rules, child_region, .. } = self;
         let kept = kept.as_mut()?;
         if !sides_known && !rules.corrals {
             return None;
         }
-        if (!sides_known || region.contains(to)) && splits(a, occupied, from, to) {
+        if (!sides_known || kept.has(to)) && splits(a, occupied, from, to) {
             // The box may cut the region apart: it does not when a flood from `from` gets round
             // it to every free side (which is soon, in an open area), else that flood found the
             // region.
@@ -436,7 +463,7 @@ impl Successors {
         if !sides_known {
             for e in Dir::ALL.into_iter().filter(|&e| e != dir && e != dir.opposite()) {
                 let Some(n) = a.neighbor(from, e) else { continue };
-                if occupied[n.index()] == 0 && !region.contains(n) {
+                if occupied[n.index()] == 0 && !kept.has(n) {
                     corrals.corral_holding(n).iter().for_each(|&s| kept.mark_last(s));
                 }
             }
@@ -500,7 +527,10 @@ impl Successors {
 
     #[inline]
     fn reached(&self, s: Sq) -> bool {
-        self.region.contains(s)
+        match &self.kept {
+            Some(kept) => kept.has(s),
+            None => self.region.contains(s),
+        }
     }
 }
 
