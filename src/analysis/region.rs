@@ -168,6 +168,28 @@ impl Flood {
         lowest
     }
 
+    /// [`Flood::fill`] that ends as soon as it has entered every one of `targets` (squares other
+    /// than `start`); whether it did. When it did not, the region is whole.
+    #[inline]
+    pub fn fill_until(&mut self, a: &Analysis, start: Sq, open: impl Fn(Sq) -> bool, targets: &[Sq]) -> bool {
+        let left = Cell::new(targets.len());
+        self.fill_with(
+            a,
+            start,
+            |_, _| left.get() > 0,
+            |_, t| {
+                if !open(t) {
+                    return false;
+                }
+                if targets.contains(&t) {
+                    left.set(left.get() - 1);
+                }
+                true
+            },
+        );
+        left.get() == 0
+    }
+
     /// [`Flood::fill`] over the squares free of boxes (`occupied` is 0), the usual player's
     /// region.
     #[inline]
@@ -210,6 +232,15 @@ impl Flood {
     /// The squares the last flood reached, in the order it reached them.
     pub fn squares(&self) -> &[Sq] {
         &self.queue
+    }
+
+    /// Writes the last flood's region to `bits`, one bit per square
+    /// (`bits[s / 64] >> (s % 64) & 1`).
+    pub fn write_bits(&self, bits: &mut [u64]) {
+        bits.fill(0);
+        for s in &self.queue {
+            bits[s.index() / 64] |= 1 << (s.index() % 64);
+        }
     }
 }
 
@@ -356,6 +387,9 @@ mod tests {
         assert!(!flood.contains(at(4)) && !flood.contains(at(5)));
         assert_eq!(lowest, [at(1), at(2), at(3)].into_iter().min().unwrap());
         assert_eq!(flood.squares().len(), 3);
+        let mut bits = vec![0; a.squares().div_ceil(64)];
+        flood.write_bits(&mut bits);
+        assert!(a.all().all(|s| (bits[s.index() / 64] >> (s.index() % 64) & 1 == 1) == flood.contains(s)));
     }
 
     #[test]

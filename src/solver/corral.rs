@@ -33,7 +33,12 @@ pub struct Corrals {
     /// Id of the corral a box was last collected into as a barrier box.
     barrier_of: Vec<u32>,
     next: u32,
+    /// The id of the first corral of the last call.
+    first: u32,
     queue: Vec<Sq>,
+    /// The squares of the last call's corrals, one corral after another, and where each ends.
+    squares: Vec<Sq>,
+    ends: Vec<usize>,
     barrier: Vec<Sq>,
     best: Vec<Sq>,
 }
@@ -45,7 +50,10 @@ impl Corrals {
             mark: vec![0; squares],
             barrier_of: vec![0; squares],
             next: 0,
+            first: 1,
             queue: Vec::new(),
+            squares: Vec::new(),
+            ends: Vec::new(),
             barrier: Vec::new(),
             best: Vec::new(),
         }
@@ -54,11 +62,15 @@ impl Corrals {
     /// The barrier boxes of the PI-corral with the fewest barrier boxes, if the position has one.
     /// `occupied[i] != 0` marks a box, `reached(s)` the player's region. `fill_goals` says every
     /// goal must end covered (as many boxes as goals), so a corral holding a goal must be entered.
+    /// `unreached` counts the free squares outside the player's region (the squares of all the
+    /// corrals: the squares less the region's and the boxes'): the scan for corrals ends once it
+    /// has flooded them all.
     pub fn pi_corral(
         &mut self,
         a: &Analysis,
         occupied: &[u8],
         reached: impl Fn(Sq) -> bool,
+        mut unreached: usize,
         fill_goals: bool,
     ) -> Option<&[Sq]> {
         let n = a.squares();
@@ -67,10 +79,21 @@ impl Corrals {
             self.barrier_of.fill(0);
             self.next = 0;
         }
+        debug_assert_eq!(
+            unreached,
+            a.all().filter(|&s| occupied[s.index()] == 0 && !reached(s)).count(),
+            "`unreached` counts the free squares outside the region"
+        );
         let first_id = self.next + 1;
+        self.first = first_id;
+        self.squares.clear();
+        self.ends.clear();
         self.best.clear();
         let mut found = false;
         for start in a.all() {
+            if unreached == 0 {
+                break;
+            }
             if occupied[start.index()] != 0 || reached(start) || self.mark[start.index()] >= first_id {
                 continue;
             }
@@ -105,6 +128,9 @@ impl Corrals {
                     }
                 },
             );
+            unreached -= self.queue.len();
+            self.squares.extend_from_slice(&self.queue);
+            self.ends.push(self.squares.len());
             let must_enter = self.barrier.iter().any(|&b| !a.is_goal(b)) || (has_goal && fill_goals);
             if !must_enter || (found && self.barrier.len() >= self.best.len()) {
                 continue;
@@ -115,6 +141,15 @@ impl Corrals {
             }
         }
         found.then_some(&self.best[..])
+    }
+
+    /// The squares of the corral that holds `s` among those the last [`Corrals::pi_corral`]
+    /// found (it finds them all): `s` must be a free square outside the player's region then.
+    pub fn corral_holding(&self, s: Sq) -> &[Sq] {
+        let id = self.mark[s.index()];
+        debug_assert!(id >= self.first, "square {s:?} is in no corral of the last search");
+        let k = (id - self.first) as usize;
+        &self.squares[if k == 0 { 0 } else { self.ends[k - 1] }..self.ends[k]]
     }
 
     /// Whether corral `id` (with its barrier in `self.barrier`) meets the P and I conditions.

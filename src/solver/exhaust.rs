@@ -60,11 +60,14 @@ pub struct Exhaust {
     /// Whether the last search that proved nothing ran out of its budget (rather than
     /// finding a way to put every box on a goal).
     out_of_budget: bool,
-    /// Positions: box bitsets (`words` each), normalised player squares, and the square of the
-    /// box matched to each goal (`goals` each).
+    /// Positions: box bitsets (`words` each), normalised player squares, the square of the
+    /// box matched to each goal (`goals` each) and the player's region (`region.len()` words
+    /// each, as the generators keep them: a position is expanded in its region, not flooded
+    /// again).
     keys: Vec<u64>,
     players: Vec<Sq>,
     matched: Vec<u16>,
+    regions: Vec<u64>,
     table: HashTable<u32>,
     boxes: Vec<BoxAt>,
     pushes: Vec<Successor>,
@@ -96,6 +99,15 @@ fn hash_of(words: &[u64], player: Sq) -> u64 {
     h
 }
 
+/// The key of [`Exhaust::proves_dead`]'s search of `boxes` with the player on `player` (any
+/// square of the region: the key of the region's lowest square stands for every one of them)
+/// and `budget`, in the searches that failed.
+fn search_key(boxes: &[Sq], player: Sq, budget: usize) -> u64 {
+    boxes
+        .iter()
+        .fold(mix(player.index() as u64 ^ (budget as u64) << 32), |h, b| h.wrapping_add(mix(b.index() as u64 + 1)))
+}
+
 /// The hash of stored position `i`.
 fn hash_at(keys: &[u64], players: &[Sq], words: usize, i: u32) -> u64 {
     let i = i as usize;
@@ -115,8 +127,8 @@ impl Exhaust {
             frozen_goals: false,
         };
         Exhaust {
-            all: Successors::new(a, rules),
-            some: Successors::new(a, Rules { fill_goals: false, ..rules }),
+            all: Successors::new(a, rules).keeping_regions(a),
+            some: Successors::new(a, Rules { fill_goals: false, ..rules }).keeping_regions(a),
             words: a.live().div_ceil(64).max(1),
             count: 0,
             region: vec![0; a.squares().div_ceil(64)],
@@ -125,6 +137,7 @@ impl Exhaust {
             keys: Vec::new(),
             players: Vec::new(),
             matched: Vec::new(),
+            regions: Vec::new(),
             table: HashTable::new(),
             boxes: Vec::new(),
             pushes: Vec::new(),
@@ -168,6 +181,13 @@ impl Exhaust {
         if boxes.len() > goals || !a.pruning() {
             return false;
         }
+        // A search that failed from this very square is not run again, and its region need not
+        // be flooded to tell.
+        let player_key = search_key(boxes, player, budget);
+        if let Some(&out_of_budget) = self.failed.get(&player_key) {
+            self.out_of_budget = out_of_budget;
+            return false;
+        }
         self.count = boxes.len();
         self.boxes.clear();
         self.boxes.extend(boxes.iter().map(|&sq| BoxAt { sq, class: 0 }));
@@ -176,10 +196,9 @@ impl Exhaust {
         let root_player = successors.normalized(a, player);
         successors.region_bits(&mut self.region);
         // The search depends on the boxes and the player's region only (and the budget).
-        let search_key = boxes.iter().fold(mix(root_player.index() as u64 ^ (budget as u64) << 32), |h, b| {
-            h.wrapping_add(mix(b.index() as u64 + 1))
-        });
+        let search_key = search_key(boxes, root_player, budget);
         if let Some(&out_of_budget) = self.failed.get(&search_key) {
+            self.failed.insert(player_key, out_of_budget);
             self.out_of_budget = out_of_budget;
             return false;
         }
@@ -187,6 +206,7 @@ impl Exhaust {
         let dead = self.search(a, boxes, root_player, budget, reaches, stop);
         if !dead && !stop() {
             self.failed.insert(search_key, self.out_of_budget);
+            self.failed.insert(player_key, self.out_of_budget);
         }
         dead
     }
@@ -227,6 +247,8 @@ impl Exhaust {
         }
         self.matched.extend_from_slice(&self.child_matched);
         self.players.push(root_player);
+        self.regions.clear();
+        self.regions.extend_from_slice(&self.region);
         let h = hash_of(&self.keys[..words], root_player);
         let (keys, players) = (&self.keys, &self.players);
         self.table.insert_unique(h, 0, |&i| hash_at(keys, players, words, i));
@@ -242,19 +264,19 @@ impl Exhaust {
         while let Some(Reverse((near, Reverse(at)))) = self.open.pop() {
             let at = at as usize;
             self.load(at);
-            let player = self.players[at];
             let mut check = || {
                 boxes_seen += 1;
                 boxes_seen.is_multiple_of(64) && stop()
             };
             let successors = if self.count == goals { &mut self.all } else { &mut self.some };
-            let expanded =
-                successors.expand_within(a, &self.boxes, player, &mut self.pushes, &mut self.stats, &mut check);
+            let rw = self.region.len();
+            let region = &self.regions[at * rw..(at + 1) * rw];
+            let expanded = successors.expand_in(a, &self.boxes, region, &mut self.pushes, &mut self.stats, &mut check);
             if expanded.is_err() {
                 return false;
             }
             let pushes = std::mem::take(&mut self.pushes);
-            for p in &pushes {
+            for (i, p) in pushes.iter().enumerate() {
                 let (from, to) = (p.from.sq.index(), p.to.index());
                 self.child_key.clear();
                 self.child_key.extend_from_slice(&self.keys[at * words..(at + 1) * words]);
@@ -288,6 +310,8 @@ impl Exhaust {
                 self.keys.extend_from_slice(&self.child_key);
                 self.players.push(p.player);
                 self.matched.extend_from_slice(&self.child_matched);
+                let successors = if self.count == goals { &self.all } else { &self.some };
+                self.regions.extend_from_slice(successors.child_region(i));
                 let (keys, players) = (&self.keys, &self.players);
                 self.table.insert_unique(h, id, |&i| hash_at(keys, players, words, i));
             }
@@ -308,6 +332,7 @@ impl Exhaust {
         self.keys.capacity() * 8
             + self.players.capacity() * 2
             + (self.matched.capacity() + self.child_matched.capacity()) * 2
+            + self.regions.capacity() * 8
             + self.table.capacity() * 5
             + self.failed.capacity() * 10
     }

@@ -7,6 +7,12 @@
 //! counts moves), a second region search for the child's normalised player, the freeze-check
 //! path and the corral finder. Nothing is allocated per state once the buffers have grown.
 //!
+//! A search that stores its positions can also keep their regions ([`Successors::keeping_regions`]):
+//! each child's region comes out as a bitset, made from the flood that finds the child's
+//! player or, when the push leaves the region as it was but for the two squares, from the
+//! parent's; [`Successors::expand_in`] then expands a position in a region known already, so a
+//! position's region is flooded once, when it is made, instead of again when it is expanded.
+//!
 //! Pushes come out in a fixed order (boxes in key order, then up, right, down, left), so a
 //! search that consumes them in order is deterministic.
 
@@ -16,7 +22,7 @@ use super::hungarian::Stopped;
 use super::report::Stats;
 use super::state::BoxAt;
 use crate::analysis::region::Flood;
-use crate::analysis::{Analysis, Sq};
+use crate::analysis::{Analysis, NO_SQUARE, Sq};
 use crate::level::{Dir, Square};
 use crate::solver::cuts::Cuts;
 
@@ -63,7 +69,7 @@ pub struct Successors {
     rules: Rules,
     /// 1 on each square holding a box in the loaded state, 0 when empty.
     occupied: Vec<u8>,
-    /// The player's region in the expanded state.
+    /// The player's region in the expanded state (with kept regions, its bits are read instead).
     region: Flood,
     /// The player's walk to each square of `region` (when the rules count walks).
     walk: Vec<u32>,
@@ -77,6 +83,80 @@ pub struct Successors {
     /// child's region needs them (`cuts`).
     cut_points: Cuts,
     cuts: CutsState,
+    /// The regions of the expanded state and its children, when kept.
+    kept: Option<KeptRegions>,
+}
+
+/// The player's region of the expanded state: its flood's marks, or the bits of a kept region
+/// (which [`Successors::expand_in`] reads without marking it).
+enum Reached<'r> {
+    Flood(&'r Flood),
+    Bits(&'r [u64]),
+}
+
+impl Reached<'_> {
+    #[inline]
+    fn has(&self, s: Sq) -> bool {
+        match self {
+            Reached::Flood(flood) => flood.contains(s),
+            Reached::Bits(bits) => bits[s.index() / 64] >> (s.index() % 64) & 1 == 1,
+        }
+    }
+}
+
+/// The regions [`Successors::keeping_regions`] keeps, one bit per square
+/// (`bits[s / 64] >> (s % 64) & 1`), `words` words each.
+#[derive(Debug)]
+struct KeptRegions {
+    words: usize,
+    /// The expanded state's region.
+    parent: Vec<u64>,
+    /// The region of each push written to `out`, in order.
+    children: Vec<u64>,
+}
+
+impl KeptRegions {
+    /// Keeps the parent's region less `to`, plus `from`: the child's when the push opens
+    /// nothing new and cuts nothing off.
+    fn push_moved(&mut self, from: Sq, to: Sq) {
+        let at = self.children.len();
+        self.children.extend_from_slice(&self.parent);
+        let child = &mut self.children[at..];
+        child[to.index() / 64] &= !(1 << (to.index() % 64));
+        child[from.index() / 64] |= 1 << (from.index() % 64);
+    }
+
+    /// Whether the parent's region holds `s`.
+    #[inline]
+    fn has(&self, s: Sq) -> bool {
+        self.parent[s.index() / 64] >> (s.index() % 64) & 1 == 1
+    }
+
+    /// Adds `s` to the last region kept.
+    fn mark_last(&mut self, s: Sq) {
+        let at = self.children.len() - self.words;
+        self.children[at + s.index() / 64] |= 1 << (s.index() % 64);
+    }
+
+    /// Takes `s` out of the last region kept.
+    fn unmark_last(&mut self, s: Sq) {
+        let at = self.children.len() - self.words;
+        self.children[at + s.index() / 64] &= !(1 << (s.index() % 64));
+    }
+
+    /// The lowest square of the last region kept.
+    fn lowest_of_last(&self) -> Sq {
+        let last = &self.children[self.children.len() - self.words..];
+        let w = last.iter().position(|&word| word != 0).expect("a region holds the player");
+        Sq::new(w * 64 + last[w].trailing_zeros() as usize)
+    }
+
+    /// Keeps the region `flood` found.
+    fn push_flood(&mut self, flood: &Flood) {
+        let at = self.children.len();
+        self.children.resize(at + self.words, 0);
+        flood.write_bits(&mut self.children[at..]);
+    }
 }
 
 /// From this many boxes on, a region is crowded enough for its articulation points to pay
@@ -117,7 +197,24 @@ impl Successors {
             loaded: Vec::new(),
             cut_points: Cuts::new(n),
             cuts: CutsState::None,
+            kept: None,
         }
+    }
+
+    /// The generator, keeping the region of each child it makes (see [`Successors::child_region`]
+    /// and [`Successors::expand_in`]); the rules must normalise the player and not count walks.
+    pub fn keeping_regions(mut self, a: &Analysis) -> Successors {
+        assert!(self.rules.normalize && !self.rules.walks, "a kept region belongs to a normalised player");
+        let words = a.squares().div_ceil(64);
+        self.kept = Some(KeptRegions { words, parent: vec![0; words], children: Vec::new() });
+        self
+    }
+
+    /// The player's region of push `i` of the last expansion (when keeping regions), one bit per
+    /// square: what [`Successors::expand_in`] takes to expand that child.
+    pub fn child_region(&self, i: usize) -> &[u64] {
+        let kept = self.kept.as_ref().expect("the generator keeps regions");
+        &kept.children[i * kept.words..(i + 1) * kept.words]
     }
 
     /// The rules in force.
@@ -155,10 +252,7 @@ impl Successors {
     /// Writes the player's region of the last [`Successors::normalized`] or expansion to
     /// `bits`, one bit per square (`bits[s / 64] >> (s % 64) & 1`).
     pub fn region_bits(&self, bits: &mut [u64]) {
-        bits.fill(0);
-        for s in self.region.squares() {
-            bits[s.index() / 64] |= 1 << (s.index() % 64);
-        }
+        self.region.write_bits(bits);
     }
 
     /// Loads `boxes` with the player on `player` and writes every push that survives the rules
@@ -185,12 +279,60 @@ impl Successors {
         // The region's lowest square: the normalised player, whatever square `player` is.
         let walk = self.rules.walks.then_some(&mut self.walk[..]);
         let lowest = flood(a, &mut self.region, &self.occupied, player, walk);
+        if let Some(kept) = &mut self.kept {
+            self.region.write_bits(&mut kept.parent);
+        }
+        self.expand_loaded(a, boxes, lowest, out, stats, stop)
+    }
+
+    /// Like [`Successors::expand_within`] (when keeping regions), with the player anywhere in
+    /// `region` (one bit per square, as [`Successors::child_region`] gives it), which is taken
+    /// for the player's region instead of flooding it.
+    pub fn expand_in(
+        &mut self,
+        a: &Analysis,
+        boxes: &[BoxAt],
+        region: &[u64],
+        out: &mut Vec<Successor>,
+        stats: &mut Stats,
+        stop: &mut impl FnMut() -> bool,
+    ) -> Result<(), Stopped> {
+        out.clear();
+        self.load(boxes);
+        let kept = self.kept.as_mut().expect("the generator keeps regions");
+        kept.parent.copy_from_slice(region);
+        let w = region.iter().position(|&word| word != 0).expect("the player stands in its region");
+        let lowest = Sq::new(w * 64 + region[w].trailing_zeros() as usize);
+        debug_assert_eq!(lowest, flood(a, &mut self.child_region, &self.occupied, lowest, None));
+        debug_assert!(a.all().all(|s| self.child_region.contains(s) == self.reached(s)));
+        self.expand_loaded(a, boxes, lowest, out, stats, stop)
+    }
+
+    /// The expansion once `boxes` are loaded and the player's region (lowest square `lowest`)
+    /// is marked.
+    fn expand_loaded(
+        &mut self,
+        a: &Analysis,
+        boxes: &[BoxAt],
+        lowest: Sq,
+        out: &mut Vec<Successor>,
+        stats: &mut Stats,
+        stop: &mut impl FnMut() -> bool,
+    ) -> Result<(), Stopped> {
+        if let Some(kept) = &mut self.kept {
+            kept.children.clear();
+        }
         self.cuts = CutsState::None;
         self.only.clear();
         let restricted = self.rules.corrals && {
-            let Successors { corrals, occupied, region, only, rules, .. } = self;
-            let reached = |s: Sq| region.contains(s);
-            match corrals.pi_corral(a, occupied, reached, rules.fill_goals) {
+            let Successors { corrals, occupied, region, only, rules, loaded, kept, .. } = self;
+            let (reached, size) = match kept {
+                Some(kept) => (Reached::Bits(&kept.parent), kept.parent.iter().map(|w| w.count_ones() as usize).sum()),
+                None => (Reached::Flood(region), region.squares().len()),
+            };
+            let reached = |s: Sq| reached.has(s);
+            let unreached = a.squares() - size - loaded.len();
+            match corrals.pi_corral(a, occupied, reached, unreached, rules.fill_goals) {
                 Some(barrier) => {
                     only.extend_from_slice(barrier);
                     true
@@ -257,20 +399,85 @@ impl Successors {
             .filter(|&&e| e != dir && e != dir.opposite())
             .all(|&e| a.neighbor(from, e).is_none_or(|n| self.occupied[n.index()] != 0 || self.reached(n)));
         // The square the box left opens onto nothing new, and the box either went somewhere
-        // the player could not reach or stands where it cuts nothing apart (and is not the
-        // region's lowest square): the region is the parent's, less `to`, plus `from`.
-        let unchanged = sides_known && (!self.reached(to) || to != lowest && !cuts_locally(a, &self.occupied, to));
-        if unchanged {
+        // the player could not reach or stands where it cuts nothing apart: the region is the
+        // parent's, less `to`, plus `from`. Its lowest square is the parent's unless that was
+        // `to`; then the kept region says which it is.
+        let whole = sides_known && (!self.reached(to) || !splits(a, &self.occupied, from, to));
+        if whole && to != lowest {
             debug_assert_eq!(lowest.min(from), flood(a, &mut self.child_region, &self.occupied, from, None));
+            if let Some(kept) = &mut self.kept {
+                kept.push_moved(from, to);
+                debug_assert_eq!(kept.children[kept.children.len() - kept.words..], {
+                    let mut bits = vec![0; kept.words];
+                    self.child_region.write_bits(&mut bits);
+                    bits
+                });
+            }
             lowest.min(from)
+        } else if let Some(player) = self.kept_child(a, from, to, dir, sides_known) {
+            player
         } else if sides_known && self.cuts != CutsState::None {
             self.player_by_cuts(a, from, to, lowest)
         } else {
-            if sides_known && self.loaded.len() >= CROWDED {
+            // Kept regions need the child's flood whatever the articulation points say.
+            if sides_known && self.loaded.len() >= CROWDED && self.kept.is_none() {
                 self.cuts = CutsState::Wanted;
             }
-            flood(a, &mut self.child_region, &self.occupied, from, None)
+            let player = flood(a, &mut self.child_region, &self.occupied, from, None);
+            if let Some(kept) = &mut self.kept {
+                kept.push_flood(&self.child_region);
+            }
+            player
         }
+    }
+
+    /// With kept regions, [`Successors::child_player`] from the parent's region when the push
+    /// cuts nothing apart (see [`splits`]): the child's is the parent's less `to`, plus `from`
+    /// and the corrals beside `from` it opens (the expansion's corral search found them all).
+    /// Keeps the child's region and returns its lowest square; `None` without the corrals.
+    /// `sides_known`: `from` opens no corral.
+    fn kept_child(&mut self, a: &Analysis, from: Sq, to: Sq, dir: Dir, sides_known: bool) -> Option<Sq> {
+        let Successors { kept, occupied, corrals, rules, child_region, .. } = self;
+        let kept = kept.as_mut()?;
+        if !sides_known && !rules.corrals {
+            return None;
+        }
+        if (!sides_known || kept.has(to)) && splits(a, occupied, from, to) {
+            // The box may cut the region apart: it does not when a flood from `from` gets round
+            // it to every free side (which is soon, in an open area), else that flood found the
+            // region.
+            let mut sides = [from; 4];
+            let mut count = 0;
+            for t in a.neighbor_indices(to) {
+                if t != NO_SQUARE && usize::from(t) != from.index() && occupied[usize::from(t)] == 0 {
+                    sides[count] = Sq::new(usize::from(t));
+                    count += 1;
+                }
+            }
+            if !child_region.fill_until(a, from, |t| occupied[t] == 0, &sides[..count]) {
+                kept.push_flood(child_region);
+                return Some(kept.lowest_of_last());
+            }
+        }
+        kept.push_moved(from, to);
+        if !sides_known {
+            for e in Dir::ALL.into_iter().filter(|&e| e != dir && e != dir.opposite()) {
+                let Some(n) = a.neighbor(from, e) else { continue };
+                if occupied[n.index()] == 0 && !kept.has(n) {
+                    corrals.corral_holding(n).iter().for_each(|&s| kept.mark_last(s));
+                }
+            }
+            kept.unmark_last(to);
+        }
+        let player = kept.lowest_of_last();
+        debug_assert_eq!(player, flood(a, &mut self.child_region, &self.occupied, from, None));
+        debug_assert!({
+            let kept = self.kept.as_ref().expect("kept");
+            let mut bits = vec![0; kept.words];
+            self.child_region.write_bits(&mut bits);
+            kept.children[kept.children.len() - kept.words..] == bits[..]
+        });
+        Some(player)
     }
 
     /// [`Successors::child_player`] when the box now stands inside the region and may cut it
@@ -320,7 +527,10 @@ impl Successors {
 
     #[inline]
     fn reached(&self, s: Sq) -> bool {
-        self.region.contains(s)
+        match &self.kept {
+            Some(kept) => kept.has(s),
+            None => self.region.contains(s),
+        }
     }
 }
 
@@ -359,6 +569,16 @@ fn cuts_locally(a: &Analysis, occupied: &[u8], s: Sq) -> bool {
         }
     }
     false
+}
+
+/// Whether the box just pushed from `from` to `to` (the board shows the child; the player
+/// reached `to` and stands beside `from`) may cut the player's region apart: only if it cuts
+/// its free neighbours apart locally (see [`cuts_locally`]) and has two or more of them besides
+/// `from`. With one at most, every part of the region without `to` would hold one of them, so
+/// there is one part, and `from` joins it through the square the player pushed from.
+fn splits(a: &Analysis, occupied: &[u8], from: Sq, to: Sq) -> bool {
+    let others = a.neighbor_indices(to).into_iter().filter(|&t| t != NO_SQUARE && usize::from(t) != from.index());
+    others.filter(|&t| occupied[usize::from(t)] == 0).count() > 1 && cuts_locally(a, occupied, to)
 }
 
 /// The player's region from `start` in `occupied` (with walking distances in `walk` if

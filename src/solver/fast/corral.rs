@@ -226,8 +226,9 @@ mod tests {
                 let mut flood = Flood::new(n);
                 flood.player(&a, &occupied, a.sq(pos.player()));
                 let reach: Vec<bool> = a.all().map(|s| flood.contains(s)).collect();
+                let unreached = a.squares() - flood.squares().len() - pos.boxes().count();
                 let barrier: Option<Vec<u16>> = corrals
-                    .pi_corral(&a, &occupied, |s| reach[s.index()], true)
+                    .pi_corral(&a, &occupied, |s| reach[s.index()], unreached, true)
                     .map(|b| b.iter().map(|s| s.index() as u16).collect());
                 if let Some(barrier) = barrier
                     && check.is_dead(&a, &occupied, |s| reach[s], a.sq(pos.player()).index(), &barrier)

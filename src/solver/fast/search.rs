@@ -594,10 +594,12 @@ const ALIVE: u8 = 1;
 const CORRAL_DEAD: u8 = 2;
 const NO_MATCHING: u8 = 3;
 
-/// Whether the position (`occupied`, player on `player`) has a PI-corral that is a deadlock.
+/// Whether the position (`occupied` marks its `boxes`, player on `player`) has a PI-corral
+/// that is a deadlock.
 fn child_corral_dead(
     a: &Analysis,
     occupied: &[u8],
+    boxes: usize,
     player: usize,
     reach: &mut Flood,
     corrals: &mut Corrals,
@@ -605,7 +607,8 @@ fn child_corral_dead(
 ) -> bool {
     reach.player(a, occupied, Sq::new(player));
     let reach = &*reach;
-    match corrals.pi_corral(a, occupied, |s| reach.contains(s), true) {
+    let unreached = a.squares() - reach.squares().len() - boxes;
+    match corrals.pi_corral(a, occupied, |s| reach.contains(s), unreached, true) {
         Some(barrier) => {
             let barrier: Vec<u16> = barrier.iter().map(|s| s.index() as u16).collect();
             check.is_dead(a, occupied, |s| reach.contains(Sq::new(s)), player, &barrier)
@@ -1242,7 +1245,8 @@ impl<'r, 'd> Pass<'r, 'd> {
         self.restricted.clear();
         if config.pruning.corrals {
             let reach = &self.reach;
-            if let Some(barrier) = self.corrals.pi_corral(a, &self.occupied, |s| reach.contains(s), true) {
+            let unreached = a.squares() - reach.squares().len() - self.boxes.len();
+            if let Some(barrier) = self.corrals.pi_corral(a, &self.occupied, |s| reach.contains(s), unreached, true) {
                 self.restricted.extend(barrier.iter().map(|s| s.index() as u16));
                 self.search.stats.corral_cuts += 1;
             }
@@ -1545,7 +1549,7 @@ impl<'r, 'd> Pass<'r, 'd> {
         self.occupied[m.to.index()] = 1;
         let player = m.player_square(a).index();
         let (reach, corrals, check) = (&mut self.child_reach, &mut self.corrals, &mut self.corral_check);
-        let dead = child_corral_dead(a, &self.occupied, player, reach, corrals, check);
+        let dead = child_corral_dead(a, &self.occupied, self.boxes.len(), player, reach, corrals, check);
         self.occupied[m.to.index()] = 0;
         self.occupied[m.from.index()] = 1;
         self.dead_children[i] = if dead { CORRAL_DEAD } else { ALIVE };
@@ -1835,7 +1839,7 @@ mod tests {
             if pockets_dead(&a, &occupied, &held, player, tables, &mut learned, &mut scratch, &mut fences, stop) {
                 return Some((pushes, "pocket search"));
             }
-            if child_corral_dead(&a, &occupied, player, &mut reach, &mut corrals, &mut check) {
+            if child_corral_dead(&a, &occupied, boxes.len(), player, &mut reach, &mut corrals, &mut check) {
                 return Some((pushes, "PI-corral"));
             }
         }
