@@ -238,7 +238,7 @@ impl LowerBound {
     /// Prepares for the bounds of `children` children of state `node` (reached from `parent`)
     /// with `boxes` boxes: the node's matching is solved once (in [`LowerBound::child`]) when
     /// at least two children need it and the problem is square, re-solved from a kept one when
-    /// it can be (see [`LowerBound::resolve_kept`]).
+    /// it can be (see `LowerBound::resolve_kept`).
     pub fn begin_children(
         &mut self,
         a: &Analysis,

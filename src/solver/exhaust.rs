@@ -34,7 +34,7 @@ use std::collections::BinaryHeap;
 
 use super::report::Stats;
 use super::state::BoxAt;
-use super::successors::{Rules, Successor, Successors};
+use super::successors::{Rules, Start, Successor, Successors};
 use crate::analysis::{Analysis, Sq};
 
 /// No box: a goal's entry in a matching while it is unmatched.
@@ -271,7 +271,14 @@ impl Exhaust {
             let successors = if self.count == goals { &mut self.all } else { &mut self.some };
             let rw = self.region.len();
             let region = &self.regions[at * rw..(at + 1) * rw];
-            let expanded = successors.expand_in(a, &self.boxes, region, &mut self.pushes, &mut self.stats, &mut check);
+            let expanded = successors.expand_within(
+                a,
+                &self.boxes,
+                Start::Region(region),
+                &mut self.pushes,
+                &mut self.stats,
+                &mut check,
+            );
             if expanded.is_err() {
                 return false;
             }

@@ -10,7 +10,7 @@
 //! A search that stores its positions can also keep their regions ([`Successors::keeping_regions`]):
 //! each child's region comes out as a bitset, made from the flood that finds the child's
 //! player or, when the push leaves the region as it was but for the two squares, from the
-//! parent's; [`Successors::expand_in`] then expands a position in a region known already, so a
+//! parent's; [`Successors::expand_within`] with [`Start::Region`] then expands a position in a region known already, so a
 //! position's region is flooded once, when it is made, instead of again when it is expanded.
 //!
 //! Pushes come out in a fixed order (boxes in key order, then up, right, down, left), so a
@@ -63,6 +63,23 @@ pub struct Successor {
     pub freezes_on_goal: bool,
 }
 
+/// Where the player stands for an expansion: on a square, whose region is flooded, or
+/// anywhere in a region already known (one bit per square, as [`Successors::child_region`]
+/// gives it; only for a generator that keeps regions).
+#[derive(Debug, Clone, Copy)]
+pub enum Start<'r> {
+    /// On this square.
+    Player(Sq),
+    /// Somewhere in this region.
+    Region(&'r [u64]),
+}
+
+impl From<Sq> for Start<'_> {
+    fn from(player: Sq) -> Self {
+        Start::Player(player)
+    }
+}
+
 /// Reusable scratch and the rules; one per search.
 #[derive(Debug)]
 pub struct Successors {
@@ -88,7 +105,7 @@ pub struct Successors {
 }
 
 /// The player's region of the expanded state: its flood's marks, or the bits of a kept region
-/// (which [`Successors::expand_in`] reads without marking it).
+/// (which an expansion from [`Start::Region`] reads without marking it).
 enum Reached<'r> {
     Flood(&'r Flood),
     Bits(&'r [u64]),
@@ -202,7 +219,7 @@ impl Successors {
     }
 
     /// The generator, keeping the region of each child it makes (see [`Successors::child_region`]
-    /// and [`Successors::expand_in`]); the rules must normalise the player and not count walks.
+    /// and [`Start::Region`]); the rules must normalise the player and not count walks.
     pub fn keeping_regions(mut self, a: &Analysis) -> Successors {
         assert!(self.rules.normalize && !self.rules.walks, "a kept region belongs to a normalised player");
         let words = a.squares().div_ceil(64);
@@ -211,7 +228,7 @@ impl Successors {
     }
 
     /// The player's region of push `i` of the last expansion (when keeping regions), one bit per
-    /// square: what [`Successors::expand_in`] takes to expand that child.
+    /// square: what [`Start::Region`] takes to expand that child.
     pub fn child_region(&self, i: usize) -> &[u64] {
         let kept = self.kept.as_ref().expect("the generator keeps regions");
         &kept.children[i * kept.words..(i + 1) * kept.words]
@@ -265,60 +282,23 @@ impl Successors {
     /// Like [`Successors::expand`], but calls `stop` before each box's pushes (each may flood
     /// the player's region, O(squares)) and gives up with [`Stopped`] when it returns true, so
     /// one expansion of a level with a thousand boxes can be interrupted. `out` is then partial.
-    pub fn expand_within(
+    /// With [`Start::Region`] the player's region is taken as given instead of flooded.
+    pub fn expand_within<'r>(
         &mut self,
         a: &Analysis,
         boxes: &[BoxAt],
-        player: Sq,
+        start: impl Into<Start<'r>>,
         out: &mut Vec<Successor>,
         stats: &mut Stats,
         stop: &mut impl FnMut() -> bool,
     ) -> Result<(), Stopped> {
         out.clear();
         self.load(boxes);
-        // The region's lowest square: the normalised player, whatever square `player` is.
-        let walk = self.rules.walks.then_some(&mut self.walk[..]);
-        let lowest = flood(a, &mut self.region, &self.occupied, player, walk);
-        if let Some(kept) = &mut self.kept {
-            self.region.write_bits(&mut kept.parent);
-        }
-        self.expand_loaded(a, boxes, lowest, out, stats, stop)
-    }
-
-    /// Like [`Successors::expand_within`] (when keeping regions), with the player anywhere in
-    /// `region` (one bit per square, as [`Successors::child_region`] gives it), which is taken
-    /// for the player's region instead of flooding it.
-    pub fn expand_in(
-        &mut self,
-        a: &Analysis,
-        boxes: &[BoxAt],
-        region: &[u64],
-        out: &mut Vec<Successor>,
-        stats: &mut Stats,
-        stop: &mut impl FnMut() -> bool,
-    ) -> Result<(), Stopped> {
-        out.clear();
-        self.load(boxes);
-        let kept = self.kept.as_mut().expect("the generator keeps regions");
-        kept.parent.copy_from_slice(region);
-        let w = region.iter().position(|&word| word != 0).expect("the player stands in its region");
-        let lowest = Sq::new(w * 64 + region[w].trailing_zeros() as usize);
-        debug_assert_eq!(lowest, flood(a, &mut self.child_region, &self.occupied, lowest, None));
-        debug_assert!(a.all().all(|s| self.child_region.contains(s) == self.reached(s)));
-        self.expand_loaded(a, boxes, lowest, out, stats, stop)
-    }
-
-    /// The expansion once `boxes` are loaded and the player's region (lowest square `lowest`)
-    /// is marked.
-    fn expand_loaded(
-        &mut self,
-        a: &Analysis,
-        boxes: &[BoxAt],
-        lowest: Sq,
-        out: &mut Vec<Successor>,
-        stats: &mut Stats,
-        stop: &mut impl FnMut() -> bool,
-    ) -> Result<(), Stopped> {
+        // The region's lowest square: the normalised player, whatever square it stands on.
+        let lowest = match start.into() {
+            Start::Player(player) => self.flood_region(a, player),
+            Start::Region(region) => self.take_region(a, region),
+        };
         if let Some(kept) = &mut self.kept {
             kept.children.clear();
         }
@@ -386,6 +366,29 @@ impl Successors {
             }
         }
         Ok(())
+    }
+
+    /// Floods the player's region from `player` (with the walks when the rules want them,
+    /// and kept as bits when regions are kept); its lowest square.
+    fn flood_region(&mut self, a: &Analysis, player: Sq) -> Sq {
+        let walk = self.rules.walks.then_some(&mut self.walk[..]);
+        let lowest = flood(a, &mut self.region, &self.occupied, player, walk);
+        if let Some(kept) = &mut self.kept {
+            self.region.write_bits(&mut kept.parent);
+        }
+        lowest
+    }
+
+    /// Takes `region` (one bit per square, as [`Successors::child_region`] gives it) for the
+    /// player's region of the loaded boxes; its lowest square. Only when keeping regions.
+    fn take_region(&mut self, a: &Analysis, region: &[u64]) -> Sq {
+        let kept = self.kept.as_mut().expect("the generator keeps regions");
+        kept.parent.copy_from_slice(region);
+        let w = region.iter().position(|&word| word != 0).expect("the player stands in its region");
+        let lowest = Sq::new(w * 64 + region[w].trailing_zeros() as usize);
+        debug_assert_eq!(lowest, flood(a, &mut self.child_region, &self.occupied, lowest, None));
+        debug_assert!(a.all().all(|s| self.child_region.contains(s) == self.reached(s)));
+        lowest
     }
 
     /// The player square after pushing the box on `from` to `to` (the board shows the child;
