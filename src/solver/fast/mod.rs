@@ -81,7 +81,7 @@
 //!
 //! [`solve_from`] runs the search in passes that share what the first learned (patterns, the
 //! backward trees), each with weights of its own (`passes`):
-//! 1. packing, connectivity, the opener (and staging under a long limit) cost 0, hotspots 1,
+//! 1. packing, connectivity, the opener (and staging in its long-limit rerun) cost 0, hotspots 1,
 //!    distance 2, any other move 3;
 //! 2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
 //!    cells count the boxes on goals too, and the plan is the layered one (worked out when
@@ -102,9 +102,11 @@
 //! off or got no state to aim at); when the midpoint stops early (its level has no solution,
 //! or no backward state is near enough) with a twentieth of the limits or more left, the
 //! third pass has the rest, so a short limit is spent to its end. Under
-//! a time limit above `FIRST_ROUND` the two share its first part so (the second runs from
-//! inside the first, which waits in memory: `search::Detour`), the first then goes on, and the
-//! third has the last `THIRD_PASS_SHARE`th of what is left.
+//! a time limit above `FIRST_ROUND` the two share its first `FIRST_ROUND` so (the second runs
+//! from inside the first, which waits in memory: `search::Detour`); then a first pass that
+//! also takes the staging advisor's moves runs afresh, and the third has the last
+//! `THIRD_PASS_SHARE`th of what is left. The staging pass comes after the first round so that
+//! a level the short schedule solves in seconds is solved as fast under a long limit.
 //!
 //! # Threads
 //!
@@ -219,8 +221,11 @@ fn solve_passes(
     // limit the first pass is the whole search.
     let mut spent = Stats::default();
     let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
+    let closing = config.fast.blocked.then_some(passes[2]);
+    let last = Last { level, a, config, forward_nodes, plan: &plan, hot: &hot, weights: passes[0], closing, started };
     let mut result = if config.node_limit.is_none() && left.is_some_and(|t| t > FIRST_ROUND) {
-        // A long limit: the first round as under a short one, then the first pass goes on.
+        // A long limit: the first round as under a short one, then the staging pass and the
+        // third pass.
         let (part, whole) = FIRST_PASS;
         let mut second_spent = None;
         let mut second = |learned: &mut search::Learned, held: usize| {
@@ -247,29 +252,22 @@ fn solve_passes(
             false => std::time::Duration::ZERO,
         };
         let detour = search::Detour { at: FIRST_ROUND * part / whole, run: &mut second };
-        let first_config = Config { time_limit: left.map(|t| t.saturating_sub(third)), ..config.clone() };
-        // Under a long limit the first pass also takes the staging advisor's moves: they
-        // delay the plan's direct attempts by seconds, too long for a short limit, and pay off
-        // in the searches that stall on them.
-        let first = Weights { staging: config.fast.staging.then_some(0), ..passes[0] };
-        let mut r = search::run(level, a, &plan, &hot, &first_config, first, &mut learned, Some(detour));
+        let round = match config.fast.staging {
+            true => left.map(|t| t.min(FIRST_ROUND)),
+            false => left.map(|t| t.saturating_sub(third)),
+        };
+        let first_config = Config { time_limit: round, ..config.clone() };
+        let mut r = search::run(level, a, &plan, &hot, &first_config, passes[0], &mut learned, Some(detour));
         if let Some(stats) = &second_spent {
             search::stats_of(&mut r).add(stats);
         }
-        if let Err(SolveError::Timeout(stats)) = &r
-            && !third.is_zero()
-        {
-            let spent = stats.clone();
-            let rest = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
-            let third_config = Config { time_limit: rest, ..config.clone() };
-            r = search::run(level, a, &plan, &hot, &third_config, passes[2], &mut learned, None);
-            search::stats_of(&mut r).add(&spent);
+        if config.fast.staging {
+            r = staging_after(&last, &mut learned, third, r);
         }
-        r
+        close_with_rest(&last, &mut learned, r)
     } else {
         // Short limits: the first two passes, one after the other; the third only on what
         // the midpoint leaves.
-        let closing = config.fast.blocked.then_some(passes[2]);
         let passes = &passes[..2];
         let mut midpoint = midpoint && limited;
         let mut pass = 0;
@@ -306,8 +304,6 @@ fn solve_passes(
             }
         };
         if midpoint {
-            let last =
-                Last { level, a, config, forward_nodes, plan: &plan, hot: &hot, weights: passes[0], closing, started };
             result = midpoint_after(&last, &mut learned, result);
             result = close_with_rest(&last, &mut learned, result);
         }
@@ -368,6 +364,27 @@ fn midpoint_after(
         }
         None => result,
     }
+}
+
+/// Under a long limit, the first round's `result`, or when it ran out of time a first pass
+/// that also takes the staging advisor's moves, on what is left but `reserve`. They delay
+/// the plan's direct attempts by seconds, too long for a short limit and for the levels the
+/// first round solves, and pay off in the searches that stall on them.
+fn staging_after(
+    last: &Last<'_>,
+    learned: &mut search::Learned,
+    reserve: std::time::Duration,
+    result: Result<Solution, SolveError>,
+) -> Result<Solution, SolveError> {
+    let Last { level, a, config, .. } = *last;
+    let Err(SolveError::Timeout(spent)) = &result else { return result };
+    let spent = spent.clone();
+    let rest = config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()).saturating_sub(reserve));
+    let staging_config = Config { time_limit: rest, ..config.clone() };
+    let weights = Weights { staging: Some(0), ..last.weights };
+    let mut r = search::run(level, a, last.plan, last.hot, &staging_config, weights, learned, None);
+    search::stats_of(&mut r).add(&spent);
+    r
 }
 
 /// The passes' and the midpoint's `result`, or when the midpoint stopped with a good part of
