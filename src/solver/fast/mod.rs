@@ -346,7 +346,7 @@ fn midpoint_after(
     let spent = spent.clone();
     let mid_config = Config {
         time_limit: config.time_limit.map(|t| t.saturating_sub(last.started.elapsed())),
-        node_limit: last.forward_nodes.map(|n| n.saturating_sub(spent.expanded)),
+        node_limit: nodes_left(last, &spent),
         memory_limit: config.memory_limit.map(|m| m.saturating_sub(learned.backward.bytes())),
         progress: None,
         ..config.clone()
@@ -376,15 +376,10 @@ fn staging_after(
     reserve: std::time::Duration,
     result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
-    let Last { level, a, config, .. } = *last;
     let Err(SolveError::Timeout(spent)) = &result else { return result };
-    let spent = spent.clone();
-    let rest = config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()).saturating_sub(reserve));
-    let staging_config = Config { time_limit: rest, ..config.clone() };
+    let rest = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()).saturating_sub(reserve));
     let weights = Weights { staging: Some(0), ..last.weights };
-    let mut r = search::run(level, a, last.plan, last.hot, &staging_config, weights, learned, None);
-    search::stats_of(&mut r).add(&spent);
-    r
+    pass_on_rest(last, learned, weights, rest, spent)
 }
 
 /// The passes' and the midpoint's `result`, or when the midpoint stopped with a good part of
@@ -395,28 +390,39 @@ fn close_with_rest(
     learned: &mut search::Learned,
     result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
-    let Last { level, a, config, .. } = *last;
     let Some(weights) = last.closing else { return result };
     let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
+    let config = last.config;
     let time_left = config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()));
-    let nodes_left = last.forward_nodes.map(|n| n.saturating_sub(spent.expanded));
     let worth = |left: Option<u64>, whole: Option<u64>| match (left, whole) {
         (Some(left), Some(whole)) => left * u64::from(REST_WORTH) >= whole,
         _ => true,
     };
     let millis = |d: Option<std::time::Duration>| d.map(|d| d.as_millis() as u64);
-    if !worth(nodes_left, last.forward_nodes) || !worth(millis(time_left), millis(config.time_limit)) {
+    if !worth(nodes_left(last, spent), last.forward_nodes) || !worth(millis(time_left), millis(config.time_limit)) {
         return result;
     }
-    let spent = spent.clone();
-    let rest = Config {
-        time_limit: time_left,
-        node_limit: nodes_left,
-        memory_limit: config.memory_limit.map(|m| m.saturating_sub(learned.backward.bytes())),
-        ..config.clone()
-    };
-    let mut r = search::run(level, a, last.plan, last.hot, &rest, weights, learned, None);
-    search::stats_of(&mut r).add(&spent);
+    pass_on_rest(last, learned, weights, time_left, spent)
+}
+
+/// The forward nodes left after `spent` (`None` without a node limit).
+fn nodes_left(last: &Last<'_>, spent: &Stats) -> Option<u64> {
+    last.forward_nodes.map(|n| n.saturating_sub(spent.expanded))
+}
+
+/// A pass with `weights` on the plan, over `time` and the nodes left after `spent`, its
+/// counters added to `spent`'s. It searches with `learned`, whose memory (the backward trees
+/// included) the pass counts as its own.
+fn pass_on_rest(
+    last: &Last<'_>,
+    learned: &mut search::Learned,
+    weights: Weights,
+    time: Option<std::time::Duration>,
+    spent: &Stats,
+) -> Result<Solution, SolveError> {
+    let rest = Config { time_limit: time, node_limit: nodes_left(last, spent), ..last.config.clone() };
+    let mut r = search::run(last.level, last.a, last.plan, last.hot, &rest, weights, learned, None);
+    search::stats_of(&mut r).add(spent);
     r
 }
 
