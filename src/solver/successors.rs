@@ -104,21 +104,27 @@ pub struct Successors {
     kept: Option<KeptRegions>,
 }
 
-/// The player's region of the expanded state: its flood's marks, or the bits of a kept region
-/// (which an expansion from [`Start::Region`] reads without marking it).
-enum Reached<'r> {
-    Flood(&'r Flood),
-    Bits(&'r [u64]),
+/// Whether the expanded state's region holds `s`: the kept region's bits when regions are
+/// kept (an expansion from [`Start::Region`] reads them without marking the flood), else the
+/// flood's marks.
+#[inline]
+fn in_region(kept: Option<&KeptRegions>, region: &Flood, s: Sq) -> bool {
+    match kept {
+        Some(kept) => kept.has(s),
+        None => region.contains(s),
+    }
 }
 
-impl Reached<'_> {
-    #[inline]
-    fn has(&self, s: Sq) -> bool {
-        match self {
-            Reached::Flood(flood) => flood.contains(s),
-            Reached::Bits(bits) => bits[s.index() / 64] >> (s.index() % 64) & 1 == 1,
-        }
-    }
+/// The lowest square of a region given as bits.
+fn lowest_in(bits: &[u64]) -> Sq {
+    let w = bits.iter().position(|&word| word != 0).expect("a region holds the player");
+    Sq::new(w * 64 + bits[w].trailing_zeros() as usize)
+}
+
+/// The free squares beside `to` other than `from` (the box just pushed from `from` to `to`).
+fn free_beside(a: &Analysis, occupied: &[u8], from: Sq, to: Sq) -> impl Iterator<Item = Sq> {
+    let sides = a.neighbor_indices(to).into_iter().filter(move |&t| t != NO_SQUARE && usize::from(t) != from.index());
+    sides.filter(|&t| occupied[usize::from(t)] == 0).map(|t| Sq::new(usize::from(t)))
 }
 
 /// The regions [`Successors::keeping_regions`] keeps, one bit per square
@@ -161,11 +167,21 @@ impl KeptRegions {
         self.children[at + s.index() / 64] &= !(1 << (s.index() % 64));
     }
 
+    /// The last region kept.
+    fn last(&self) -> &[u64] {
+        &self.children[self.children.len() - self.words..]
+    }
+
     /// The lowest square of the last region kept.
     fn lowest_of_last(&self) -> Sq {
-        let last = &self.children[self.children.len() - self.words..];
-        let w = last.iter().position(|&word| word != 0).expect("a region holds the player");
-        Sq::new(w * 64 + last[w].trailing_zeros() as usize)
+        lowest_in(self.last())
+    }
+
+    /// Whether the last region kept is the one `flood` found (a check of the shortcuts).
+    fn last_is(&self, flood: &Flood) -> bool {
+        let mut bits = vec![0; self.words];
+        flood.write_bits(&mut bits);
+        self.last() == bits
     }
 
     /// Keeps the region `flood` found.
@@ -306,11 +322,12 @@ impl Successors {
         self.only.clear();
         let restricted = self.rules.corrals && {
             let Successors { corrals, occupied, region, only, rules, loaded, kept, .. } = self;
-            let (reached, size) = match kept {
-                Some(kept) => (Reached::Bits(&kept.parent), kept.parent.iter().map(|w| w.count_ones() as usize).sum()),
-                None => (Reached::Flood(region), region.squares().len()),
+            let kept = kept.as_ref();
+            let size = match kept {
+                Some(kept) => kept.parent.iter().map(|w| w.count_ones() as usize).sum(),
+                None => region.squares().len(),
             };
-            let reached = |s: Sq| reached.has(s);
+            let reached = |s: Sq| in_region(kept, region, s);
             let unreached = a.squares() - size - loaded.len();
             match corrals.pi_corral(a, occupied, reached, unreached, rules.fill_goals) {
                 Some(barrier) => {
@@ -384,8 +401,7 @@ impl Successors {
     fn take_region(&mut self, a: &Analysis, region: &[u64]) -> Sq {
         let kept = self.kept.as_mut().expect("the generator keeps regions");
         kept.parent.copy_from_slice(region);
-        let w = region.iter().position(|&word| word != 0).expect("the player stands in its region");
-        let lowest = Sq::new(w * 64 + region[w].trailing_zeros() as usize);
+        let lowest = lowest_in(region);
         debug_assert_eq!(lowest, flood(a, &mut self.child_region, &self.occupied, lowest, None));
         debug_assert!(a.all().all(|s| self.child_region.contains(s) == self.reached(s)));
         lowest
@@ -410,11 +426,7 @@ impl Successors {
             debug_assert_eq!(lowest.min(from), flood(a, &mut self.child_region, &self.occupied, from, None));
             if let Some(kept) = &mut self.kept {
                 kept.push_moved(from, to);
-                debug_assert_eq!(kept.children[kept.children.len() - kept.words..], {
-                    let mut bits = vec![0; kept.words];
-                    self.child_region.write_bits(&mut bits);
-                    bits
-                });
+                debug_assert!(kept.last_is(&self.child_region));
             }
             lowest.min(from)
         } else if let Some(player) = self.kept_child(a, from, to, dir, sides_known) {
@@ -451,11 +463,9 @@ impl Successors {
             // region.
             let mut sides = [from; 4];
             let mut count = 0;
-            for t in a.neighbor_indices(to) {
-                if t != NO_SQUARE && usize::from(t) != from.index() && occupied[usize::from(t)] == 0 {
-                    sides[count] = Sq::new(usize::from(t));
-                    count += 1;
-                }
+            for t in free_beside(a, occupied, from, to) {
+                sides[count] = t;
+                count += 1;
             }
             if !child_region.fill_until(a, from, |t| occupied[t] == 0, &sides[..count]) {
                 kept.push_flood(child_region);
@@ -474,12 +484,7 @@ impl Successors {
         }
         let player = kept.lowest_of_last();
         debug_assert_eq!(player, flood(a, &mut self.child_region, &self.occupied, from, None));
-        debug_assert!({
-            let kept = self.kept.as_ref().expect("kept");
-            let mut bits = vec![0; kept.words];
-            self.child_region.write_bits(&mut bits);
-            kept.children[kept.children.len() - kept.words..] == bits[..]
-        });
+        debug_assert!(self.kept.as_ref().is_some_and(|kept| kept.last_is(&self.child_region)));
         Some(player)
     }
 
@@ -530,10 +535,7 @@ impl Successors {
 
     #[inline]
     fn reached(&self, s: Sq) -> bool {
-        match &self.kept {
-            Some(kept) => kept.has(s),
-            None => self.region.contains(s),
-        }
+        in_region(self.kept.as_ref(), &self.region, s)
     }
 }
 
@@ -580,8 +582,7 @@ fn cuts_locally(a: &Analysis, occupied: &[u8], s: Sq) -> bool {
 /// `from`. With one at most, every part of the region without `to` would hold one of them, so
 /// there is one part, and `from` joins it through the square the player pushed from.
 fn splits(a: &Analysis, occupied: &[u8], from: Sq, to: Sq) -> bool {
-    let others = a.neighbor_indices(to).into_iter().filter(|&t| t != NO_SQUARE && usize::from(t) != from.index());
-    others.filter(|&t| occupied[usize::from(t)] == 0).count() > 1 && cuts_locally(a, occupied, to)
+    free_beside(a, occupied, from, to).count() > 1 && cuts_locally(a, occupied, to)
 }
 
 /// The player's region from `start` in `occupied` (with walking distances in `walk` if
