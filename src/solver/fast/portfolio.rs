@@ -289,7 +289,8 @@ fn run_strategy(
         search::run(level, a, plan, hot, config, weights, learned, None)
     };
     Some(match strategy {
-        // As on one thread, the first pass takes the staging advisor's moves under long limits.
+        // Under long limits the first lane's pass takes the staging advisor's moves from the
+        // start (one thread runs its first ten seconds without them, then a staging pass).
         Strategy::First => run(plan, config, Weights { staging: staging.filter(|_| long), ..passes[0] }, learned),
         Strategy::Second => {
             let layered = match config.fast.layers {
