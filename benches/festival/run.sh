@@ -3,14 +3,16 @@
 # two pools running AT ONCE, one level at a time each, each pool pinned to its own half of the CPUs.
 # Run from the repo root:  bash benches/festival/run.sh
 # Env (defaults = the 16-core run):
-#   LEVELS=1-90  THREADS=8  FCORES=8  LIMIT=10  FTIME=$LIMIT  GUARD=420  PIN=1  OUT=$OUT or benches/festival/out
+#   LEVELS=1-90  THREADS=8  FCORES=8  LIMIT=10  OTIME=$LIMIT  FTIME=$LIMIT  GUARD=420  PIN=1  OUT=$OUT or benches/festival/out
+#   (LIMIT is the wall limit of every process; OTIME our --time-limit, FTIME Festival's -time: OTIME=9.5 lets
+#   ours stop and print on its own before the kill, as the 2-core anchor protocol does)
 #   LIST="3 7 12" (levels instead of LEVELS' range)  SET=data/xsokoban90.xsb  ORDER=shuffle (same seeded order, SEED=16, for both pools; or ORDER=seq)
 # Results: $OUT/ours.tsv, $OUT/festival.tsv, $OUT/env.txt, $OUT/log.txt
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 export HERE
 export LEVELS=${LEVELS:-1-90} THREADS=${THREADS:-8} FCORES=${FCORES:-8} LIMIT=${LIMIT:-10}
-export FTIME=${FTIME:-$LIMIT} GUARD=${GUARD:-420} PIN=${PIN:-1} SET=${SET:-data/xsokoban90.xsb}
+export OTIME=${OTIME:-$LIMIT} FTIME=${FTIME:-$LIMIT} GUARD=${GUARD:-420} PIN=${PIN:-1} SET=${SET:-data/xsokoban90.xsb}
 export ORDER=${ORDER:-shuffle} SEED=${SEED:-16}
 export OUT=${OUT:-$HERE/out}
 mkdir -p "$OUT"
@@ -24,7 +26,7 @@ chmod +x "$HERE/bin/sokoban" "$HERE/bin/festival" 2>/dev/null
   lscpu 2>/dev/null | head -20
   free -m 2>/dev/null
   echo "loadavg: $(cat /proc/loadavg)"
-  echo "settings: LEVELS=$LEVELS THREADS=$THREADS FCORES=$FCORES LIMIT=$LIMIT FTIME=$FTIME GUARD=$GUARD PIN=$PIN SET=$SET ORDER=$ORDER SEED=$SEED"
+  echo "settings: LEVELS=$LEVELS THREADS=$THREADS FCORES=$FCORES LIMIT=$LIMIT OTIME=$OTIME FTIME=$FTIME GUARD=$GUARD PIN=$PIN SET=$SET ORDER=$ORDER SEED=$SEED"
   cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null | sed 's/^/thp: /'
 
   sha256sum "$HERE/bin/sokoban" "$HERE/bin/festival" "$SET"
@@ -36,7 +38,7 @@ import os, sys, time, json, shutil, tempfile, threading, subprocess, random, mma
 
 HERE, OUT, SET = os.environ["HERE"], os.environ["OUT"], os.environ["SET"]
 THREADS, FCORES = os.environ["THREADS"], os.environ["FCORES"]
-LIMIT, FTIME = os.environ["LIMIT"], os.environ["FTIME"]
+LIMIT, OTIME, FTIME = os.environ["LIMIT"], os.environ["OTIME"], os.environ["FTIME"]
 GUARD, PIN = float(os.environ["GUARD"]), os.environ["PIN"] == "1"
 sys.path.insert(0, HERE)
 from levels import parse_levels
@@ -77,7 +79,7 @@ T0 = time.monotonic()
 
 def ours_cmd(d):
     return [os.path.join(HERE, "bin", "sokoban"), "solve", "L.xsb", "--threads", THREADS,
-            "--time-limit", LIMIT, "--json"]
+            "--time-limit", OTIME, "--json"]
 
 def fest_cmd(d):
     os.mkdir(os.path.join(d, "fo"))

@@ -16,7 +16,9 @@
 //! | 5 | | | | | the first pass over relaxed distances |
 //!
 //! The first lane gives the midpoint (`midpoint.rs`) the last fifth of its time, as one thread
-//! does; the other lanes with two searches give each half. More threads than lanes are left
+//! does; the other lanes with two searches give each half. Under a time limit above
+//! `FIRST_ROUND` the first lane's pass runs as one thread's does: its first round without the
+//! staging advisor, then a pass with it afresh on the rest of its share. More threads than lanes are left
 //! unused. Searches differ in what they try first, not in what they can find, so they
 //! overlap little on the levels one of them finds late: that is where the portfolio pays.
 //!
@@ -289,9 +291,20 @@ fn run_strategy(
         search::run(level, a, plan, hot, config, weights, learned, None)
     };
     Some(match strategy {
-        // Under long limits the first lane's pass takes the staging advisor's moves from the
-        // start (one thread runs its first ten seconds without them, then a staging pass).
-        Strategy::First => run(plan, config, Weights { staging: staging.filter(|_| long), ..passes[0] }, learned),
+        // Under long limits the first lane runs as one thread does: its first round without
+        // the staging advisor, then, when that round runs out, a pass with it afresh.
+        Strategy::First if long && staging.is_some() => {
+            let begun = Instant::now();
+            let round = Config { time_limit: config.time_limit.map(|t| t.min(FIRST_ROUND)), ..config.clone() };
+            let first = run(plan, &round, passes[0], learned);
+            let Err(SolveError::Timeout(spent)) = &first else { return Some(first) };
+            let rest =
+                Config { time_limit: config.time_limit.map(|t| t.saturating_sub(begun.elapsed())), ..config.clone() };
+            let mut r = run(plan, &rest, Weights { staging, ..passes[0] }, learned);
+            search::stats_of(&mut r).add(spent);
+            r
+        }
+        Strategy::First => run(plan, config, passes[0], learned),
         Strategy::Second => {
             let layered = match config.fast.layers {
                 true => match plan_within(level, a, config, Peel::Layers, Instant::now()) {
