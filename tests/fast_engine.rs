@@ -44,6 +44,17 @@ fn a_level_beyond_the_astar_budget_is_solved_fast() {
 }
 
 #[test]
+fn the_lead_cell_follows_the_line_that_packs_furthest() {
+    // XSokoban 32: with every other expansion from the most advanced cell the first pass
+    // finishes within 15,000 expansions; with the cells taking turns alone it does not.
+    let level = &collection("xsokoban90.xsb")[31];
+    let led = solve(level, &fast_config(15_000)).expect("solved with the lead cell");
+    assert!(verify(level, &led.lurd).is_valid_solution());
+    let turns = Config { fast: FastOptions { lead: false, ..FastOptions::default() }, ..fast_config(15_000) };
+    assert!(matches!(solve(level, &turns), Err(SolveError::NodeLimit(_))));
+}
+
+#[test]
 fn the_fast_engine_is_deterministic() {
     let levels = collection("xsokoban90.xsb");
     for n in [1, 2] {

@@ -126,6 +126,10 @@ pub struct SearchArgs {
     /// its own worked out in layers (to measure its effect).
     #[arg(long, help_heading = RESEARCH)]
     pub no_layered_plan: bool,
+    /// Fast engine: the feature-space cells take turns alone, with no extra turn for the
+    /// most advanced cell after each (to measure its effect).
+    #[arg(long, help_heading = RESEARCH)]
+    pub no_lead_cell: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long, help_heading = RESEARCH)]
@@ -281,6 +285,7 @@ impl SearchArgs {
                 sprints: !self.no_sprints,
                 staging: !self.no_staging,
                 layers: !self.no_layered_plan,
+                lead: !self.no_lead_cell,
             },
         })
     }

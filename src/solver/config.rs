@@ -232,6 +232,9 @@ pub struct FastOptions {
     /// The second pass follows a packing plan of its own, worked out in layers; off, both
     /// passes follow the first's plan.
     pub layers: bool,
+    /// Every other expansion from the lead cell, the most advanced feature-space cell a
+    /// picked state has reached; off, the cells take turns alone.
+    pub lead: bool,
 }
 
 impl Default for FastOptions {
@@ -248,6 +251,7 @@ impl Default for FastOptions {
             sprints: true,
             staging: true,
             layers: true,
+            lead: true,
         }
     }
 }

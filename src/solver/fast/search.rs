@@ -7,6 +7,13 @@
 //! age. The loop visits the non-empty cells in key order, round after round, and expands the
 //! cheapest state of each. Expanding a state generates all its macro moves; the advisors each
 //! pick at most one of them, and a move costs its advisor's weight ([`Weights`]).
+//!
+//! Every other visit goes to the *lead cell*, the most advanced cell a picked state has
+//! reached ([`Cell`]s compared by `leads`: more of the plan packed, then fewer player regions),
+//! as Festival's loop gives the cell of its best state every other turn: the line that has
+//! got furthest is followed at half the pace of all the others together, however many cells
+//! the others fill. Without it a level with many cells gives its leading line one expansion
+//! a round, and a long packing line waits for hundreds of cells that lead nowhere.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -47,6 +54,13 @@ struct Node {
     /// Normalised player square: the lowest index of the player's region.
     player: u16,
     weight: u32,
+}
+
+/// Whether cell `a` is further on than `b`: more of the plan packed, then fewer player
+/// regions, then more boxes on goals, then not blocked (see [`super::features`]).
+fn leads(a: &Cell, b: &Cell) -> bool {
+    let progress = |c: &Cell| (c[0], Reverse(c[1]), c[2], Reverse(c[3]));
+    progress(a) > progress(b)
 }
 
 /// A child found while expanding, before the advisors choose.
@@ -872,6 +886,8 @@ struct Pass<'r, 'd> {
     sprinted: u64,
     /// The staging advisor's moves, worked out once for the start's boxes.
     asides: Vec<Aside>,
+    /// The lead cell (see the module docs), once a state is picked.
+    lead: Option<Cell>,
 }
 
 impl<'r, 'd> Pass<'r, 'd> {
@@ -922,6 +938,7 @@ impl<'r, 'd> Pass<'r, 'd> {
             best_on_goals: 0,
             sprinted: 0,
             asides: if weights.staging.is_some() { start_asides(level, a) } else { Vec::new() },
+            lead: None,
         }
     }
 
@@ -977,8 +994,10 @@ impl<'r, 'd> Pass<'r, 'd> {
         Ok(())
     }
 
-    /// Visits the non-empty cells in key order, round after round, until the pass ends.
+    /// Visits the non-empty cells in key order, round after round, each visit followed by
+    /// one to the lead cell (with `FastOptions::lead`), until the pass ends.
     fn rounds(&mut self) -> Flow<std::convert::Infallible> {
+        let lead = self.inputs.config.fast.lead;
         let mut round: Vec<Cell> = Vec::new();
         loop {
             round.clear();
@@ -988,6 +1007,9 @@ impl<'r, 'd> Pass<'r, 'd> {
             }
             for cell in &round {
                 self.visit(cell)?;
+                if lead && let Some(cell) = self.lead {
+                    self.visit(&cell)?;
+                }
             }
         }
     }
@@ -996,6 +1018,9 @@ impl<'r, 'd> Pass<'r, 'd> {
     /// the pass first: the limits, a sprint, a detour, the backward searches.
     fn visit(&mut self, cell: &Cell) -> Flow<()> {
         let Some((id, h)) = self.pick(cell)? else { return Ok(()) };
+        if self.lead.is_none_or(|lead| leads(cell, &lead)) {
+            self.lead = Some(*cell);
+        }
         if self.inputs.config.fast.dead_search && self.dead(id)? {
             return Ok(());
         }
@@ -1844,6 +1869,15 @@ mod tests {
             }
         }
         None
+    }
+
+    #[test]
+    fn the_lead_cell_has_packed_most_then_has_fewest_regions() {
+        assert!(leads(&[3, 4, 0, 0], &[2, 1, 0, 0]), "packing comes first");
+        assert!(leads(&[3, 1, 0, 0], &[3, 2, 0, 0]), "then fewer regions");
+        assert!(leads(&[3, 1, 5, 0], &[3, 1, 4, 0]), "then more boxes on goals");
+        assert!(leads(&[3, 1, 5, 0], &[3, 1, 5, 1]), "then a clear way");
+        assert!(!leads(&[3, 1, 5, 0], &[3, 1, 5, 0]));
     }
 
     #[test]
