@@ -316,7 +316,8 @@ fn solve_passes(
     result
 }
 
-/// What the midpoint and the closing pass after the passes read (see [`midpoint_after`]).
+/// What the searches after the first round or the passes read: the staging pass, the midpoint
+/// and the closing pass (see [`midpoint_after`], [`staging_after`], [`close_with_rest`]).
 struct Last<'h> {
     level: &'h Level,
     a: &'h Analysis,
@@ -330,7 +331,7 @@ struct Last<'h> {
     weights: Weights,
     /// The third pass's weights, for what the midpoint leaves of the limits (`None`: off).
     closing: Option<Weights>,
-    /// When the solve started.
+    /// When the clock of `config`'s time limit started (the solve's, or a portfolio search's).
     started: Instant,
 }
 

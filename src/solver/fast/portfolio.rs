@@ -18,8 +18,8 @@
 //! The first lane gives the midpoint (`midpoint.rs`) the last fifth of its time, as one thread
 //! does; the other lanes with two searches give each half. Under a time limit above
 //! `FIRST_ROUND` the first lane's pass runs as one thread's does: its first round without the
-//! staging advisor, then a pass with it afresh on the rest of its share. More threads than lanes are left
-//! unused. Searches differ in what they try first, not in what they can find, so they
+//! staging advisor, then a pass with it afresh on the rest of its share. More threads than
+//! lanes are left unused. Searches differ in what they try first, not in what they can find, so they
 //! overlap little on the levels one of them finds late: that is where the portfolio pays.
 //!
 //! # Limits
@@ -42,7 +42,7 @@
 use super::hotspots::Hotspots;
 use super::packing::{PackingPlan, Peel};
 use super::search::{self, Learned, Weights};
-use super::{FIRST_ROUND, plan_within, pull};
+use super::{FIRST_ROUND, Last, plan_within, pull, staging_after};
 use crate::analysis::Analysis;
 use crate::level::Level;
 use crate::solver::exhaust::PatternLog;
@@ -293,16 +293,14 @@ fn run_strategy(
     Some(match strategy {
         // Under long limits the first lane runs as one thread does: its first round without
         // the staging advisor, then, when that round runs out, a pass with it afresh.
-        Strategy::First if long && staging.is_some() => {
+        Strategy::First if long && config.fast.staging => {
             let begun = Instant::now();
             let round = Config { time_limit: config.time_limit.map(|t| t.min(FIRST_ROUND)), ..config.clone() };
             let first = run(plan, &round, passes[0], learned);
-            let Err(SolveError::Timeout(spent)) = &first else { return Some(first) };
-            let rest =
-                Config { time_limit: config.time_limit.map(|t| t.saturating_sub(begun.elapsed())), ..config.clone() };
-            let mut r = run(plan, &rest, Weights { staging, ..passes[0] }, learned);
-            search::stats_of(&mut r).add(spent);
-            r
+            let weights = passes[0];
+            let last =
+                Last { level, a, config, forward_nodes: None, plan, hot, weights, closing: None, started: begun };
+            staging_after(&last, learned, Duration::ZERO, first)
         }
         Strategy::First => run(plan, config, passes[0], learned),
         Strategy::Second => {
