@@ -46,12 +46,25 @@ fn a_level_beyond_the_astar_budget_is_solved_fast() {
 #[test]
 fn the_lead_cell_follows_the_line_that_packs_furthest() {
     // XSokoban 32: with every other expansion from the most advanced cell the first pass
-    // finishes within 15,000 expansions; with the cells taking turns alone it does not.
+    // finishes within 15,000 expansions; with the cells taking turns alone it does not (both
+    // with narrow states paying for every move, which alone finds it sooner).
     let level = &collection("xsokoban90.xsb")[31];
-    let led = solve(level, &fast_config(15_000)).expect("solved with the lead cell");
+    let paying = FastOptions { narrow: false, ..FastOptions::default() };
+    let led = solve(level, &Config { fast: paying, ..fast_config(15_000) }).expect("solved with the lead cell");
     assert!(verify(level, &led.lurd).is_valid_solution());
-    let turns = Config { fast: FastOptions { lead: false, ..FastOptions::default() }, ..fast_config(15_000) };
+    let turns = Config { fast: FastOptions { lead: false, ..paying }, ..fast_config(15_000) };
     assert!(matches!(solve(level, &turns), Err(SolveError::NodeLimit(_))));
+}
+
+#[test]
+fn a_narrow_state_passes_its_first_move_on_free() {
+    // XSokoban 75: with a free move from each state with at most two, the search finishes
+    // within 10,000 expansions; with every move paying its weight it does not.
+    let level = &collection("xsokoban90.xsb")[74];
+    let narrow = solve(level, &fast_config(10_000)).expect("solved with free narrow moves");
+    assert!(verify(level, &narrow.lurd).is_valid_solution());
+    let paying = Config { fast: FastOptions { narrow: false, ..FastOptions::default() }, ..fast_config(10_000) };
+    assert!(matches!(solve(level, &paying), Err(SolveError::NodeLimit(_))));
 }
 
 #[test]

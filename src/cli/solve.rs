@@ -130,6 +130,10 @@ pub struct SearchArgs {
     /// most advanced cell after each (to measure its effect).
     #[arg(long, help_heading = RESEARCH)]
     pub no_lead_cell: bool,
+    /// Fast engine: a state with at most two moves pays for each, with none of them free
+    /// (to measure the effect of free moves through narrow places).
+    #[arg(long, help_heading = RESEARCH)]
+    pub no_narrow_moves: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long, help_heading = RESEARCH)]
@@ -286,6 +290,7 @@ impl SearchArgs {
                 staging: !self.no_staging,
                 layers: !self.no_layered_plan,
                 lead: !self.no_lead_cell,
+                narrow: !self.no_narrow_moves,
             },
         })
     }

@@ -235,6 +235,10 @@ pub struct FastOptions {
     /// Every other expansion from the lead cell, the most advanced feature-space cell a
     /// picked state has reached; off, the cells take turns alone.
     pub lead: bool,
+    /// A state with at most two moves passes the one with the smaller matching bound on at no
+    /// cost (a line through a narrow place costs nothing for its length); off, each costs its
+    /// advisor's weight.
+    pub narrow: bool,
 }
 
 impl Default for FastOptions {
@@ -252,6 +256,7 @@ impl Default for FastOptions {
             staging: true,
             layers: true,
             lead: true,
+            narrow: true,
         }
     }
 }

@@ -56,7 +56,9 @@
 //! - **Search** (`search.rs`): the loop cycles over the non-empty cells and expands the
 //!   cheapest state of each; within a cell, ties on weight go to the smaller matching bound,
 //!   then to the newer state. Children that are states expanded already get no matching and
-//!   no advice.
+//!   no advice. A narrow state (at most two moves, as in a corridor) passes the move with
+//!   the smaller bound on at no cost, as FESS does: a line through a narrow place does not
+//!   pay for its length.
 //! - **Sprints** (`search::sprint`): a state that puts more boxes on goals than any before it
 //!   in its pass, with at most six left to place, gets a short search of its own from it,
 //!   with a packing plan made afresh for its boxes: the first plan stops leading once goals

@@ -766,6 +766,11 @@ const HOTSPOTS: usize = 4;
 const STAGING: usize = 5;
 const ADVISORS: usize = 6;
 
+/// A state with at most this many moves is narrow: one of them is free (see
+/// `Pass::narrow_move`). FESS's rule; at one move only, XSokoban at 200,000 expansions lost a
+/// level that two keep.
+const NARROW: usize = 2;
+
 /// Runs the search. The level must have as many boxes as goals under the standard rule, with
 /// deadlock pruning sound (the caller checks). `weights` says which optional advisors take part
 /// and what each kind of move costs; `hot` is the level's hotspot table (empty when no pass
@@ -1584,17 +1589,20 @@ impl<'r, 'd> Pass<'r, 'd> {
     }
 
     /// Queues the children not found dead at the parent's weight plus their move's cost: the
-    /// least weight of the advisors that named it, or `other`. A child that is a state made
-    /// already and not expanded is queued again when this is a cheaper way to it.
+    /// least weight of the advisors that named it, or `other`; nothing for the narrow move
+    /// (see [`Self::narrow_move`]). A child that is a state made already and
+    /// not expanded is queued again when this is a cheaper way to it.
     fn queue_children(&mut self, p: &Parent, advised: &[usize; ADVISORS]) -> Flow<()> {
         let weights = self.inputs.weights;
         let words = self.words;
+        let free = self.narrow_move();
         for (i, c) in self.children.iter().enumerate() {
-            if matches!(self.dead_children[i], CORRAL_DEAD | NO_MATCHING) {
+            if !self.live(i) {
                 continue;
             }
             let named = advised.iter().zip(self.slot_weights).filter_map(|(&named, w)| w.filter(|_| named == i));
-            let weight = p.node.weight + named.min().unwrap_or(weights.other);
+            let cost = if free == Some(i) { 0 } else { named.min().unwrap_or(weights.other) };
+            let weight = p.node.weight + cost;
             let (from, to, dir) = (c.m.from, c.m.to, c.m.dir);
             match c.existing {
                 Some(old) => {
@@ -1620,6 +1628,27 @@ impl<'r, 'd> Pass<'r, 'd> {
             }
         }
         Ok(())
+    }
+
+    /// Whether child `i` survived the advisors' checks (no corral deadlock, a matching).
+    fn live(&self, i: usize) -> bool {
+        !matches!(self.dead_children[i], CORRAL_DEAD | NO_MATCHING)
+    }
+
+    /// With `FastOptions::narrow`, the live child with the smallest matching bound (the first
+    /// generated on a tie) of a state with at most [`NARROW`] of them: it costs nothing, as in
+    /// FESS. A state with so little choice is a passage (a corridor, a box that must go one
+    /// way), and a line through one should not pay for its length at every step; with more
+    /// choice the advisors decide.
+    fn narrow_move(&self) -> Option<usize> {
+        if !self.inputs.config.fast.narrow {
+            return None;
+        }
+        let live = || (0..self.children.len()).filter(|&i| self.live(i));
+        if live().count() > NARROW {
+            return None;
+        }
+        live().min_by_key(|&i| (self.children[i].h, i))
     }
 
     /// Marks (1) or clears (0) the loaded boxes on `occupied`.
