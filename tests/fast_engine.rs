@@ -57,7 +57,7 @@ fn the_lead_cell_follows_the_line_that_packs_furthest() {
 }
 
 #[test]
-fn a_narrow_state_passes_its_first_move_on_free() {
+fn a_narrow_state_passes_one_move_on_free() {
     // XSokoban 75: with a free move from each state with at most two, the search finishes
     // within 10,000 expansions; with every move paying its weight it does not.
     let level = &collection("xsokoban90.xsb")[74];

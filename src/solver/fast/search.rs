@@ -1590,8 +1590,8 @@ impl<'r, 'd> Pass<'r, 'd> {
 
     /// Queues the children not found dead at the parent's weight plus their move's cost: the
     /// least weight of the advisors that named it, or `other`; nothing for the narrow move
-    /// (see [`Self::narrow_move`]). A child that is a state made already and
-    /// not expanded is queued again when this is a cheaper way to it.
+    /// (see [`Self::narrow_move`]). A child that is a state made already and not expanded is
+    /// queued again when this is a cheaper way to it.
     fn queue_children(&mut self, p: &Parent, advised: &[usize; ADVISORS]) -> Flow<()> {
         let weights = self.inputs.weights;
         let words = self.words;
