@@ -115,7 +115,7 @@ fn finish_from(
     let Ok(plan) = search::plan(&start, a, config, Peel::OneByOne, started) else {
         return (None, Stats::default());
     };
-    match search::run(&start, a, &plan, hot, config, Weights { sprint: None, ..weights }, learned, None) {
+    match search::run(&start, a, &plan, hot, config, Weights { sprint: None, ..weights }, learned) {
         Ok(solution) => (moves_to_pushes(&start, &solution.moves), solution.stats),
         Err(e) => (None, e.stats().clone()),
     }

@@ -71,8 +71,8 @@
 //!   (the searches meet). Goal areas jam forwards and never backwards (a pulled box can
 //!   always be pushed back), so levels whose difficulty is the packing often fall this way.
 //!   They run a slice at a time between forward expansions, for a tenth of the limits each.
-//! - **Midpoint** (`midpoint.rs`, after Festival's "imagined board"): under short limits, when
-//!   the passes fail, the last share of the limits goes to a forward solve of the level with
+//! - **Midpoint** (`midpoint.rs`, after Festival's "imagined board"): under short limits (and
+//!   in a long limit's first round), when the passes fail, the last share goes to a forward solve of the level with
 //!   its goals moved onto the boxes of the backward searches' state nearest the start, when
 //!   they got most of the way; that state's undone pulls finish the solution (after a short search that meets the backward
 //!   trees when the forward line leaves the player in another region). In goal-room
@@ -104,11 +104,12 @@
 //! off or got no state to aim at); when the midpoint stops early (its level has no solution,
 //! or no backward state is near enough) with a twentieth of the limits or more left, the
 //! third pass has the rest, so a short limit is spent to its end. Under
-//! a time limit above `FIRST_ROUND` the two share its first `FIRST_ROUND` so (the second runs
-//! from inside the first, which waits in memory: `search::Detour`); then a first pass that
-//! also takes the staging advisor's moves runs afresh, and the third has the last
-//! `THIRD_PASS_SHARE`th of what is left. The staging pass comes after the first round so that
-//! a level the short schedule solves in seconds is solved as fast under a long limit.
+//! a time limit above `FIRST_ROUND`, its first `FIRST_ROUND` runs that short schedule as a
+//! limit of `FIRST_ROUND` would, midpoint included, so a longer limit finds what the shorter
+//! one finds, as soon; then a first pass that also takes the staging advisor's moves runs
+//! afresh, and the third has the last `THIRD_PASS_SHARE`th of what is left. The staging pass
+//! comes after the first round so that a level the short schedule solves in seconds is solved
+//! as fast under a long limit.
 //!
 //! # Threads
 //!
@@ -188,14 +189,7 @@ fn solve_passes(
     }
     // The search keeps its own clock: give it what is left of the limit, then report the time
     // from `started`.
-    let plan_of = |peel| plan_within(level, a, config, peel, started);
-    let plan = plan_of(Peel::OneByOne)?;
-    // The second pass's plan (see the module docs), worked out when that pass starts (most
-    // levels never get there): `None` for the first's, when they agree or it is off.
-    let second_plan = || match config.fast.layers {
-        true => plan_of(Peel::Layers).map(|layered| Some(layered).filter(|p| *p != plan)),
-        false => Ok(None),
-    };
+    let plan = plan_within(level, a, config, Peel::OneByOne, started)?;
     let passes = passes(config);
     // The hotspot table is built only when some pass asks the advisor.
     let hot = if passes.iter().any(|w| w.hotspots.is_some()) {
@@ -212,110 +206,100 @@ fn solve_passes(
         let shared = portfolio::Shared { level, a, plan: &plan, hot: &hot, passes };
         return portfolio::solve(&shared, config, started);
     }
-    let limited = config.time_limit.is_some() || config.node_limit.is_some();
     // The backward searches grow beside the passes, at their pace and under their share.
     let backward = if config.fast.pulls { pull::Backward::new(level, a, config) } else { pull::Backward::none() };
     // The forward passes' nodes: what the backward searches may not take.
     let forward_nodes = config.node_limit.map(|n| n.saturating_sub(backward.reserved()));
     // Deadlock patterns learned by one pass hold in the next, and the backward trees go on.
     let mut learned = search::Learned::new(a, backward);
-    // The first pass gets `FIRST_PASS` of the limits, the second what is left; without any
-    // limit the first pass is the whole search.
-    let mut spent = Stats::default();
-    let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
     let closing = config.fast.blocked.then_some(passes[2]);
     let last = Last { level, a, config, forward_nodes, plan: &plan, hot: &hot, weights: passes[0], closing, started };
+    let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
     let mut result = if config.node_limit.is_none() && left.is_some_and(|t| t > FIRST_ROUND) {
-        // A long limit: the first round as under a short one, then the staging pass and the
-        // third pass.
-        let (part, whole) = FIRST_PASS;
-        let mut second_spent = None;
-        let mut second = |learned: &mut search::Learned, held: usize| {
-            let second_config = Config {
-                time_limit: Some(FIRST_ROUND * (whole - part) / whole),
-                memory_limit: config.memory_limit.map(|m| m.saturating_sub(held)),
-                ..config.clone()
-            };
-            let r = match second_plan() {
-                Ok(layered) => {
-                    let plan = layered.as_ref().unwrap_or(&plan);
-                    search::run(level, a, plan, &hot, &second_config, passes[1], learned, None)
-                }
-                Err(e) => Err(e),
-            };
-            if let Err(SolveError::Timeout(stats)) = &r {
-                second_spent = Some(stats.clone());
-            }
-            r
-        };
+        // A long limit: the first round is the short schedule of `FIRST_ROUND`, then the
+        // staging pass and the third pass.
+        let round_config = Config { time_limit: Some(FIRST_ROUND), ..config.clone() };
+        let round = short_schedule(&Last { config: &round_config, ..last }, &mut learned, &passes, midpoint);
         // The third pass has the last part of the limit (none when it is off).
         let third = match config.fast.blocked {
             true => left.unwrap_or_default().saturating_sub(FIRST_ROUND) / THIRD_PASS_SHARE,
             false => std::time::Duration::ZERO,
         };
-        let detour = search::Detour { at: FIRST_ROUND * part / whole, run: &mut second };
-        let round = match config.fast.staging {
-            true => left.map(|t| t.min(FIRST_ROUND)),
-            false => left.map(|t| t.saturating_sub(third)),
-        };
-        let first_config = Config { time_limit: round, ..config.clone() };
-        let mut r = search::run(level, a, &plan, &hot, &first_config, passes[0], &mut learned, Some(detour));
-        if let Some(stats) = &second_spent {
-            search::stats_of(&mut r).add(stats);
-        }
-        if config.fast.staging {
-            r = staging_after(&last, &mut learned, third, r);
-        }
+        let r = staging_after(&last, &mut learned, third, round);
         close_with_rest(&last, &mut learned, r)
     } else {
-        // Short limits: the first two passes, one after the other; the third only on what
-        // the midpoint leaves.
-        let passes = &passes[..2];
-        let mut midpoint = midpoint && limited;
-        let mut pass = 0;
-        let mut result = loop {
-            let layered = if pass == 1 { second_plan() } else { Ok(None) };
-            // The midpoint's share is kept back only when there is a state to aim at.
-            midpoint &= pass + 1 < passes.len() || learned.backward.best().is_some();
-            let (part, whole) = match pass + 1 < passes.len() {
-                true => FIRST_PASS,
-                false if midpoint => SECOND_PASS,
-                false => (1, 1),
-            };
-            let pass_config = Config {
-                time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed()) * part / whole),
-                node_limit: forward_nodes
-                    .map(|n| n.saturating_sub(spent.expanded) * u64::from(part) / u64::from(whole)),
-                ..config.clone()
-            };
-            let run_config = if limited { &pass_config } else { config };
-            let mut r = match layered {
-                Ok(layered) => {
-                    let plan = layered.as_ref().unwrap_or(&plan);
-                    search::run(level, a, plan, &hot, run_config, passes[pass], &mut learned, None)
-                }
-                Err(e) => Err(e),
-            };
-            search::stats_of(&mut r).add(&spent);
-            pass += 1;
-            match r {
-                Err(SolveError::Timeout(stats) | SolveError::NodeLimit(stats)) if limited && pass < passes.len() => {
-                    spent = stats;
-                }
-                r => break r,
-            }
-        };
-        if midpoint {
-            result = midpoint_after(&last, &mut learned, result);
-            result = close_with_rest(&last, &mut learned, result);
-        }
-        result
+        short_schedule(&last, &mut learned, &passes, midpoint)
     };
     // The backward searches' counters join the passes'; the time is the whole solve's.
     let stats = search::stats_of(&mut result);
     stats.add(&learned.backward.stats());
     stats.seconds = started.elapsed().as_secs_f64();
     result
+}
+
+/// The schedule under short limits (see the module docs), under `last.config`'s: the first
+/// two passes, one after the other, then with `midpoint` the midpoint, and the third pass
+/// only on what the midpoint leaves. Without any limit the first pass is the whole search.
+fn short_schedule(
+    last: &Last<'_>,
+    learned: &mut search::Learned,
+    passes: &[Weights; 3],
+    midpoint: bool,
+) -> Result<Solution, SolveError> {
+    let Last { level, a, config, forward_nodes, plan, hot, started, .. } = *last;
+    let limited = config.time_limit.is_some() || config.node_limit.is_some();
+    let passes = &passes[..2];
+    let mut midpoint = midpoint && limited;
+    let mut spent = Stats::default();
+    let mut pass = 0;
+    let result = loop {
+        let layered = if pass == 1 { second_plan(last) } else { Ok(None) };
+        // The midpoint's share is kept back only when there is a state to aim at.
+        midpoint &= pass + 1 < passes.len() || learned.backward.best().is_some();
+        let (part, whole) = match pass + 1 < passes.len() {
+            true => FIRST_PASS,
+            false if midpoint => SECOND_PASS,
+            false => (1, 1),
+        };
+        let pass_config = Config {
+            time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed()) * part / whole),
+            node_limit: forward_nodes.map(|n| n.saturating_sub(spent.expanded) * u64::from(part) / u64::from(whole)),
+            ..config.clone()
+        };
+        let run_config = if limited { &pass_config } else { config };
+        let mut r = match layered {
+            Ok(layered) => {
+                let plan = layered.as_ref().unwrap_or(plan);
+                search::run(level, a, plan, hot, run_config, passes[pass], learned)
+            }
+            Err(e) => Err(e),
+        };
+        search::stats_of(&mut r).add(&spent);
+        pass += 1;
+        match r {
+            Err(SolveError::Timeout(stats) | SolveError::NodeLimit(stats)) if limited && pass < passes.len() => {
+                spent = stats;
+            }
+            r => break r,
+        }
+    };
+    match midpoint {
+        true => {
+            let result = midpoint_after(last, learned, result);
+            close_with_rest(last, learned, result)
+        }
+        false => result,
+    }
+}
+
+/// The second pass's plan (see the module docs), worked out when that pass starts (most
+/// levels never get there): `None` for the first's, when they agree or it is off.
+fn second_plan(last: &Last<'_>) -> Result<Option<packing::PackingPlan>, SolveError> {
+    let Last { level, a, config, plan, started, .. } = *last;
+    match config.fast.layers {
+        true => plan_within(level, a, config, Peel::Layers, started).map(|layered| Some(layered).filter(|p| p != plan)),
+        false => Ok(None),
+    }
 }
 
 /// What the searches after the first round or the passes read: the staging pass, the midpoint
@@ -370,9 +354,10 @@ fn midpoint_after(
 }
 
 /// Under a long limit, the first round's `result`, or when it ran out of time a first pass
-/// that also takes the staging advisor's moves, on what is left but `reserve`. They delay
-/// the plan's direct attempts by seconds, too long for a short limit and for the levels the
-/// first round solves, and pay off in the searches that stall on them.
+/// afresh that also takes the staging advisor's moves (unless `--no-staging`), on what is
+/// left but `reserve`. Those moves delay the plan's direct attempts by seconds, too long for
+/// a short limit and for the levels the first round solves, and pay off in the searches
+/// that stall on them.
 fn staging_after(
     last: &Last<'_>,
     learned: &mut search::Learned,
@@ -381,7 +366,7 @@ fn staging_after(
 ) -> Result<Solution, SolveError> {
     let Err(SolveError::Timeout(spent)) = &result else { return result };
     let rest = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()).saturating_sub(reserve));
-    let weights = Weights { staging: Some(0), ..last.weights };
+    let weights = Weights { staging: last.config.fast.staging.then_some(0), ..last.weights };
     pass_on_rest(last, learned, weights, rest, spent)
 }
 
@@ -424,7 +409,7 @@ fn pass_on_rest(
     spent: &Stats,
 ) -> Result<Solution, SolveError> {
     let rest = Config { time_limit: time, node_limit: nodes_left(last, spent), ..last.config.clone() };
-    let mut r = search::run(last.level, last.a, last.plan, last.hot, &rest, weights, learned, None);
+    let mut r = search::run(last.level, last.a, last.plan, last.hot, &rest, weights, learned);
     search::stats_of(&mut r).add(spent);
     r
 }
@@ -548,11 +533,13 @@ const SECOND_PASS: (u32, u32) = (1, 2);
 /// this fraction (1/`REST_WORTH`) of the limits: less is too short for a fresh pass.
 const REST_WORTH: u32 = 20;
 
-/// Under a time limit longer than this, the passes share its first part as they would share
-/// this much, and the first pass then has the rest: the second pass solves its levels within
-/// seconds or not at all, while the first keeps solving them for a minute, and a plain split
-/// of a long limit would leave the second waiting until the first's share is spent.
+/// Under a time limit longer than this, its first part runs the short schedule as a limit of
+/// this much does (the passes, then the midpoint), and a first pass afresh then has the rest:
+/// the second pass and the midpoint solve their levels within seconds or not at all, while
+/// the first keeps solving them for a minute, and a plain split of a long limit would leave
+/// them waiting until the first's share is spent.
 const FIRST_ROUND: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Under a long limit, the third pass (the first pass's advice with the blocked feature, see
 /// `passes`) runs last, for this fraction of the time the first round leaves (the last
 /// 6.25 s of a 60 s limit): enough for the levels it solves, which it solves within seconds,

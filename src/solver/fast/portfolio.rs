@@ -288,7 +288,7 @@ fn run_strategy(
     let long = config.time_limit.is_some_and(|t| t > FIRST_ROUND) && config.node_limit.is_none();
     let staging = config.fast.staging.then_some(0);
     let run = |plan: &PackingPlan, config: &Config, weights: Weights, learned: &mut Learned| {
-        search::run(level, a, plan, hot, config, weights, learned, None)
+        search::run(level, a, plan, hot, config, weights, learned)
     };
     Some(match strategy {
         // Under long limits the first lane runs as one thread does: its first round without

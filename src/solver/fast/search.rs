@@ -131,14 +131,6 @@ impl Search {
     }
 }
 
-/// Another search that [`run`] hands the turn to once its own clock reaches `at`: `run` is
-/// called with what the level has learned so far and the bytes the interrupted search holds
-/// (its memory limit is the rest); a timeout gives the turn back, anything else ends both.
-pub struct Detour<'d> {
-    pub at: std::time::Duration,
-    pub run: &'d mut dyn FnMut(&mut Learned, usize) -> Result<Solution, SolveError>,
-}
-
 /// The counters of a search's result, solved or not.
 pub(super) fn stats_of(r: &mut Result<Solution, SolveError>) -> &mut Stats {
     match r {
@@ -776,7 +768,6 @@ const NARROW: usize = 2;
 /// and what each kind of move costs; `hot` is the level's hotspot table (empty when no pass
 /// uses it). `learned` carries deadlock patterns from an earlier search of the same level and
 /// takes this one's.
-#[allow(clippy::too_many_arguments)]
 pub fn run(
     level: &Level,
     a: &Analysis,
@@ -785,10 +776,9 @@ pub fn run(
     config: &Config,
     weights: Weights,
     learned: &mut Learned,
-    detour: Option<Detour<'_>>,
 ) -> Result<Solution, SolveError> {
     let started = Instant::now();
-    let mut pass = Pass::new(Inputs { level, a, plan, hot, config, weights, started }, learned, detour);
+    let mut pass = Pass::new(Inputs { level, a, plan, hot, config, weights, started }, learned);
     let Err(end) = pass.start().and_then(|()| pass.rounds());
     *end
 }
@@ -834,12 +824,11 @@ struct Parent {
 
 /// One run of the search (see [`run`]): its states, the state it has loaded (picked, then
 /// expanded) and the scratch its steps reuse, so an expansion allocates nothing.
-struct Pass<'r, 'd> {
+struct Pass<'r> {
     inputs: Inputs<'r>,
     /// The limits: expansions, time, cancel flag (memory is checked against the bytes held).
     budget: Budget<'r>,
     learned: &'r mut Learned,
-    detour: Option<Detour<'d>>,
     search: Search,
     features: Features,
     macros: Macros,
@@ -895,8 +884,8 @@ struct Pass<'r, 'd> {
     lead: Option<Cell>,
 }
 
-impl<'r, 'd> Pass<'r, 'd> {
-    fn new(inputs: Inputs<'r>, learned: &'r mut Learned, detour: Option<Detour<'d>>) -> Pass<'r, 'd> {
+impl<'r> Pass<'r> {
+    fn new(inputs: Inputs<'r>, learned: &'r mut Learned) -> Pass<'r> {
         let Inputs { level, a, weights, .. } = inputs;
         let n = a.squares();
         let words = keyed::words(a);
@@ -908,7 +897,6 @@ impl<'r, 'd> Pass<'r, 'd> {
             inputs,
             budget: Budget::starting_at(inputs.config, inputs.started),
             learned,
-            detour,
             search: Search { states: Keyed::new(a), cells: BTreeMap::new(), queued: 0, stats: Stats::default() },
             features: Features::new(a, weights.filled, weights.blocked),
             macros: Macros::new(n),
@@ -1020,7 +1008,7 @@ impl<'r, 'd> Pass<'r, 'd> {
     }
 
     /// Expands the cheapest live state of `cell`, if it has one, after the steps that may end
-    /// the pass first: the limits, a sprint, a detour, the backward searches.
+    /// the pass first: the limits, a sprint, the backward searches.
     fn visit(&mut self, cell: &Cell) -> Flow<()> {
         let Some((id, h)) = self.pick(cell)? else { return Ok(()) };
         if self.lead.is_none_or(|lead| leads(cell, &lead)) {
@@ -1032,7 +1020,6 @@ impl<'r, 'd> Pass<'r, 'd> {
         let on_goals = self.on_goals();
         self.count_expansion()?;
         self.sprint_if_due(id, on_goals)?;
-        self.take_detour()?;
         self.advance_backward()?;
         self.expand(id, h, on_goals)
     }
@@ -1192,20 +1179,6 @@ impl<'r, 'd> Pass<'r, 'd> {
             }
             Sprint::Stopped => self.stopped(),
         }
-    }
-
-    /// Another search's turn, once this pass's clock reaches it: its solution or its final
-    /// verdict ends this pass too.
-    fn take_detour(&mut self) -> Flow<()> {
-        let Inputs { hot, started, .. } = self.inputs;
-        let Some(d) = self.detour.take_if(|d| started.elapsed() >= d.at) else { return Ok(()) };
-        let held = self.search.bytes() + tables_bytes(&self.tables) + hot.bytes();
-        let mut r = (d.run)(&mut *self.learned, held);
-        if matches!(r, Err(SolveError::Timeout(_))) {
-            return Ok(());
-        }
-        stats_of(&mut r).add(&self.search.finish_stats(started));
-        end(r)
     }
 
     /// The backward searches keep pace, and meet the forward states made so far: a meeting
@@ -1762,7 +1735,7 @@ fn sprint(
         return Sprint::Stopped;
     };
     let mut own = Learned::new(a, Backward::none());
-    let r = run(&start, a, &plan, hot, &sub, Weights { sprint: None, ..weights }, &mut own, None);
+    let r = run(&start, a, &plan, hot, &sub, Weights { sprint: None, ..weights }, &mut own);
     match r {
         Ok(solution) => match moves_to_pushes(&start, &solution.moves) {
             Some(tail) => Sprint::Solved(tail, solution.stats),
@@ -2024,59 +1997,6 @@ mod tests {
         // Within too few expansions it says so, and nothing is lost.
         let r = sprint(&level, &a, &hot, &config, weights, (&boxes, player), (3, 0), Instant::now());
         assert!(matches!(r, Sprint::Failed(stats) if stats.expanded <= 4));
-    }
-
-    /// Runs the fast search on `text` with a detour at once that answers `answer`; returns the
-    /// result and how often the detour ran.
-    fn with_detour(
-        text: &str,
-        answer: fn(&Stats) -> Result<Solution, SolveError>,
-    ) -> (Result<Solution, SolveError>, u32) {
-        let level = parse_levels(text).unwrap().remove(0);
-        let a = Analysis::new(&level);
-        let config = Config::default();
-        let plan = plan(&level, &a, &config, Peel::OneByOne, Instant::now()).unwrap();
-        let hot = Hotspots::empty(&a);
-        let mut learned = Learned::new(&a, Backward::none());
-        let weights = Weights {
-            hotspots: None,
-            distance: Some(0),
-            filled: true,
-            blocked: false,
-            other: 1,
-            sprint: None,
-            staging: None,
-        };
-        let mut calls = 0;
-        let mut second = |_: &mut Learned, _: usize| {
-            calls += 1;
-            answer(&Stats { expanded: 7, ..Stats::default() })
-        };
-        let detour = Detour { at: std::time::Duration::ZERO, run: &mut second };
-        let r = run(&level, &a, &plan, &hot, &config, weights, &mut learned, Some(detour));
-        (r, calls)
-    }
-
-    const TWO_BOXES: &str = "#######\n#     #\n# $ $ #\n#@ .. #\n#######\n";
-
-    #[test]
-    fn a_detour_that_times_out_gives_the_turn_back_once() {
-        let (r, calls) = with_detour(TWO_BOXES, |stats| Err(SolveError::Timeout(stats.clone())));
-        let solution = r.expect("the first search goes on and solves it");
-        assert_eq!(calls, 1);
-        assert!(crate::verify::verify(&parse_levels(TWO_BOXES).unwrap()[0], &solution.lurd).is_valid_solution());
-    }
-
-    #[test]
-    fn a_detour_that_ends_ends_the_search_with_both_counts() {
-        let (r, calls) = with_detour(TWO_BOXES, |stats| Err(SolveError::Cancelled(stats.clone())));
-        assert_eq!(calls, 1);
-        match r {
-            Err(SolveError::Cancelled(stats)) => {
-                assert!(stats.expanded > 7, "the detour's 7 and the first search's own")
-            }
-            other => panic!("expected the detour's verdict, got {other:?}"),
-        }
     }
 
     /// XSokoban 52 in a search: 14 boxes packed, and four boxes hold a corral of four squares
