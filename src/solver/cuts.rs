@@ -1,8 +1,14 @@
 //! Articulation points of the free floor: a depth-first search with discovery order, low links
 //! and subtree sizes (Hopcroft and Tarjan), so that the part of the floor a square falls in once
 //! a box stands on another square is known without a flood. The fast engine's macro moves read
-//! the sides of each square a box reaches; its backward search and A*'s successors read the
-//! player's region after a move.
+//! the sides of each square a box reaches, and the player's region after each move, from one
+//! search per state over the whole free floor (a forest, every box in place), joining the
+//! parts beside the square the moved box left; its backward search and A*'s successors read
+//! the player's region after a move from a search of the player's region.
+//!
+//! The search numbers squares in discovery order, so a subtree is a range of numbers: which
+//! part of the floor a square falls in once a box stands on `pos` is a comparison with the
+//! ranges of `pos`'s children that it cuts off (their low links do not reach above `pos`).
 
 use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
@@ -52,11 +58,13 @@ pub(crate) struct Cuts {
     stack: Vec<(u16, u8)>,
     /// The lowest square of each subtree.
     lowest: Vec<u16>,
-    /// The squares in discovery order, and the lowest square before and from each position
-    /// of that order.
+    /// The root of each square's tree (a forest's; see [`Cuts::run_forest_next`]).
+    root: Vec<u16>,
+    /// The squares in discovery order, and for each position of that order the lowest square
+    /// of its tree before it and after it.
     order: Vec<u16>,
-    before: Vec<u16>,
-    after: Vec<u16>,
+    head: Vec<u16>,
+    tail: Vec<u16>,
     /// The generation of the last [`Cuts::run_next`].
     generation: u32,
 }
@@ -71,9 +79,10 @@ impl Cuts {
             parent: vec![NONE; n],
             stack: Vec::new(),
             lowest: vec![NONE; n],
+            root: vec![NONE; n],
             order: Vec::new(),
-            before: Vec::new(),
-            after: Vec::new(),
+            head: Vec::new(),
+            tail: Vec::new(),
             generation: 0,
         }
     }
@@ -82,12 +91,32 @@ impl Cuts {
     /// the stamps cleared when it wraps), which it returns: for a caller with no generations of
     /// its own. Not to be mixed with [`Cuts::run`] on the same search.
     pub(crate) fn run_next(&mut self, a: &Analysis, occupied: &[u8], root: usize) -> u32 {
+        let generation = self.next_generation();
+        self.run(a, occupied, root, generation);
+        generation
+    }
+
+    /// Like [`Cuts::run_next`] from every free square: a forest, one tree for each part of the
+    /// floor that `occupied` leaves, so that [`Cuts::lifted_sides`] can answer for any box.
+    pub(crate) fn run_forest_next(&mut self, a: &Analysis, occupied: &[u8]) -> u32 {
+        let generation = self.next_generation();
+        self.order.clear();
+        for root in 0..occupied.len() {
+            if occupied[root] == 0 && self.stamp[root] != generation {
+                self.grow(a, occupied, root, generation);
+            }
+        }
+        self.fill_minima();
+        generation
+    }
+
+    /// One more than the last generation of [`Cuts::run_next`], the stamps cleared when it wraps.
+    fn next_generation(&mut self) -> u32 {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.forget();
             self.generation = 1;
         }
-        self.run(a, occupied, root, self.generation);
         self.generation
     }
 
@@ -95,11 +124,20 @@ impl Cuts {
     /// `generation`.
     #[inline]
     pub(crate) fn run(&mut self, a: &Analysis, occupied: &[u8], root: usize, generation: u32) {
-        let mut counter = 0u32;
         self.order.clear();
+        self.grow(a, occupied, root, generation);
+        self.fill_minima();
+    }
+
+    /// Grows the tree of `root` (not reached yet) over the squares free in `occupied`, its
+    /// squares numbered on from those already in `order`.
+    #[inline]
+    fn grow(&mut self, a: &Analysis, occupied: &[u8], root: usize, generation: u32) {
+        let mut counter = self.order.len() as u32;
         self.order.push(root as u16);
         self.stamp[root] = generation;
         self.lowest[root] = root as u16;
+        self.root[root] = root as u16;
         self.disc[root] = counter;
         self.low[root] = counter;
         self.parent[root] = NONE;
@@ -119,6 +157,7 @@ impl Cuts {
                     self.low[t] = counter;
                     self.parent[t] = v as u16;
                     self.lowest[t] = t as u16;
+                    self.root[t] = root as u16;
                     self.order.push(t as u16);
                     counter += 1;
                     self.stack.push((t as u16, free_sides(a, occupied, t)));
@@ -135,20 +174,27 @@ impl Cuts {
                 }
             }
         }
+    }
+
+    /// `head` and `tail` of every position of `order`: the lowest square of its tree before
+    /// it, and after it.
+    fn fill_minima(&mut self) {
         let n = self.order.len();
-        self.before.clear();
-        self.before.push(NONE);
+        self.head.clear();
         let mut low = NONE;
-        self.before.extend(self.order.iter().map(|&s| {
+        for &s in &self.order {
+            if self.parent[s as usize] == NONE {
+                low = NONE;
+            }
+            self.head.push(low);
             low = low.min(s);
-            low
-        }));
-        self.after.clear();
-        self.after.resize(n + 1, NONE);
+        }
+        self.tail.clear();
+        self.tail.resize(n, NONE);
         let mut low = NONE;
-        for (slot, &s) in self.after[..n].iter_mut().zip(&self.order).rev() {
-            low = low.min(s);
+        for (slot, &s) in self.tail.iter_mut().zip(&self.order).rev() {
             *slot = low;
+            low = if self.parent[s as usize] == NONE { NONE } else { low.min(s) };
         }
     }
 
@@ -194,13 +240,6 @@ impl Cuts {
         self.stamp[s] == generation
     }
 
-    /// The lowest square of the part of the last search's floor that holds the free square
-    /// `t` (reached, not `pos`), once a box stands on `pos`.
-    #[inline]
-    pub(crate) fn lowest_beside(&self, a: &Analysis, occupied: &[u8], pos: usize, t: usize) -> u16 {
-        self.part(a, occupied, pos, t).1
-    }
-
     /// The part of the last search's floor that holds the reached square `t` (not `pos`) once
     /// a box stands on `pos`, as (a key equal for squares of the same part, its lowest square).
     #[inline]
@@ -210,10 +249,10 @@ impl Cuts {
         }
         // The part above `pos`: everything outside its subtree, with the subtrees of the
         // children that have a way round.
-        let (first, end) = (self.disc[pos] as usize, (self.disc[pos] + self.size[pos]) as usize);
+        let (first, last) = (self.disc[pos] as usize, (self.disc[pos] + self.size[pos] - 1) as usize);
         let lowest = self
             .children_round(a, occupied, pos)
-            .fold(self.before[first].min(self.after[end]), |low, c| low.min(self.lowest[c]));
+            .fold(self.head[first].min(self.tail[last]), |low, c| low.min(self.lowest[c]));
         (u32::MAX, lowest)
     }
 
@@ -231,35 +270,204 @@ impl Cuts {
         })
     }
 
-    /// The side groups of `pos` (the fast engine's `Macros::side_groups`: the sides of `pos`
-    /// that stay joined once a box stands there share a label) from the last search, which
-    /// reached `pos`: a side in the subtree of a child that `pos` cuts off is a group of its
-    /// own; every other side (the parent, the ancestors, the subtrees with a way round) is one.
+    /// The parts of `pos`'s tree once a box stands on `pos` (see [`Around`]).
     #[inline]
-    pub(crate) fn groups(&self, a: &Analysis, occupied: &[u8], pos: usize) -> [u8; 4] {
-        const UP: u32 = u32::MAX;
-        let mut keys = [u32::MAX - 1; 4];
-        for d in Dir::ALL {
-            let t = nb(a, pos, d);
-            if t == NONE || occupied[t as usize] != 0 {
+    fn around(&self, a: &Analysis, pos: usize) -> Around {
+        let (first, end) = (self.disc[pos], self.disc[pos] + self.size[pos]);
+        let mut around = Around { first, end, cut: [(0, 0, 0, NONE); 4], cuts: 0, up_low: NONE };
+        let mut up_low = self.head[first as usize].min(self.tail[(end - 1) as usize]);
+        for c in a.neighbor_indices(Sq::new(pos)) {
+            let c = c as usize;
+            if c == NONE as usize || self.stamp[c] != self.stamp[pos] || self.parent[c] as usize != pos {
                 continue;
             }
-            keys[d.index()] = self.cut_off_child(a, pos, t as usize).map_or(UP, |c| c as u32);
+            if self.cuts_off(pos, c) {
+                around.cut[around.cuts] = (self.disc[c], self.disc[c] + self.size[c], c as u32, self.lowest[c]);
+                around.cuts += 1;
+            } else {
+                up_low = up_low.min(self.lowest[c]);
+            }
         }
-        // Labels in side order, as the flood gives them.
-        let mut labels = [u8::MAX; 4];
-        let mut next = 0u8;
-        for i in 0..4 {
-            if keys[i] == u32::MAX - 1 || labels[i] != u8::MAX {
-                continue;
-            }
-            for j in i..4 {
-                if keys[j] == keys[i] {
-                    labels[j] = next;
+        around.up_low = up_low;
+        around
+    }
+
+    /// After [`Cuts::run_forest_next`] with every box in place, the box on `lifted` standing
+    /// on `pos` instead (`occupied` says so): the side groups of `pos`, as [`Cuts::groups`]
+    /// labels them, and for each free side the lowest square of the part of the floor it
+    /// opens on ([`NONE`] for a wall or a box). Two sides are joined when they are in the
+    /// forest without `pos`, or when both parts touch `lifted`, which the box has left.
+    #[inline]
+    pub(crate) fn lifted_sides(&self, a: &Analysis, occupied: &[u8], lifted: usize, pos: usize) -> ([u8; 4], [u16; 4]) {
+        const JOIN: u32 = u32::MAX - 2;
+        let free = |t: u16| t != NONE && occupied[t as usize] == 0;
+        let mut keys = [NO_SIDE; 4];
+        let mut lows = [NONE; 4];
+        if pos == lifted {
+            // The box is back where the forest has it: each side is in its own tree.
+            for (d, t) in a.neighbor_indices(Sq::new(pos)).into_iter().enumerate() {
+                if free(t) {
+                    let root = self.root[t as usize];
+                    (keys[d], lows[d]) = (u32::from(root), self.lowest[root as usize]);
                 }
             }
-            next += 1;
+            return (labels_of(keys), lows);
         }
-        labels
+        // The parts that the square the box left joins: those of its free neighbours, and the
+        // square itself.
+        let tree = self.root[pos];
+        let around = self.around(a, pos);
+        let mut joined = [NO_SIDE; 4];
+        let mut join_low = lifted as u16;
+        for (e, n) in a.neighbor_indices(Sq::new(lifted)).into_iter().enumerate() {
+            if !free(n) {
+                continue;
+            }
+            let root = self.root[n as usize];
+            let (key, low) = match root == tree {
+                true => around.part(self.disc[n as usize]),
+                false => (NO_SIDE, self.lowest[root as usize]),
+            };
+            joined[e] = key;
+            join_low = join_low.min(low);
+        }
+        for (d, t) in a.neighbor_indices(Sq::new(pos)).into_iter().enumerate() {
+            if !free(t) {
+                continue;
+            }
+            let (key, low) = match t as usize == lifted {
+                true => (JOIN, join_low),
+                false => around.part(self.disc[t as usize]),
+            };
+            (keys[d], lows[d]) = match key == JOIN || joined.contains(&key) {
+                true => (JOIN, join_low),
+                false => (key, low),
+            };
+        }
+        (labels_of(keys), lows)
+    }
+}
+
+/// The key of a side that is a wall or a box, in [`labels_of`].
+const NO_SIDE: u32 = u32::MAX - 1;
+
+/// The parts a box on one square cuts its tree into, read once for the square so that each
+/// square of the tree finds its part by its discovery number: the subtrees of the children
+/// the square cuts off, each a part of its own, and the rest (the part above, [`UP`]).
+struct Around {
+    /// The square's discovery number and the end of its subtree's.
+    first: u32,
+    end: u32,
+    /// The children cut off: (first and end discovery number of the subtree, key, lowest).
+    cut: [(u32, u32, u32, u16); 4],
+    cuts: usize,
+    /// The lowest square of the part above.
+    up_low: u16,
+}
+
+/// The key of the part above a square (see [`Around`]).
+const UP: u32 = u32::MAX;
+
+impl Around {
+    /// The part (key, lowest square) of the square discovered `disc`th, not the square itself.
+    #[inline]
+    fn part(&self, disc: u32) -> (u32, u16) {
+        if disc > self.first && disc < self.end {
+            for &(first, end, key, low) in &self.cut[..self.cuts] {
+                if disc >= first && disc < end {
+                    return (key, low);
+                }
+            }
+        }
+        (UP, self.up_low)
+    }
+}
+
+/// Side groups from the four sides' part keys ([`NO_SIDE`] for a wall or a box): sides with
+/// equal keys share a label, labels numbered in side order as the flood gives them.
+#[inline]
+fn labels_of(keys: [u32; 4]) -> [u8; 4] {
+    let mut labels = [u8::MAX; 4];
+    let mut next = 0u8;
+    for i in 0..4 {
+        if keys[i] == NO_SIDE || labels[i] != u8::MAX {
+            continue;
+        }
+        for j in i..4 {
+            if keys[j] == keys[i] {
+                labels[j] = next;
+            }
+        }
+        next += 1;
+    }
+    labels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::region::{self, Flood};
+    use crate::format::parse_levels;
+
+    /// The lowest square of the part of the floor free in `occupied` that holds `t`.
+    fn lowest_by_flood(a: &Analysis, occupied: &[u8], t: usize) -> u16 {
+        let mut seen = vec![false; occupied.len()];
+        let mut todo = vec![t];
+        seen[t] = true;
+        let mut low = t;
+        while let Some(s) = todo.pop() {
+            low = low.min(s);
+            for n in a.neighbor_indices(Sq::new(s)) {
+                let n = usize::from(n);
+                if n < occupied.len() && occupied[n] == 0 && !seen[n] {
+                    seen[n] = true;
+                    todo.push(n);
+                }
+            }
+        }
+        low as u16
+    }
+
+    #[test]
+    fn lifted_sides_agree_with_floods_for_every_box_and_square() {
+        let texts = [
+            "  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########\n",
+            "#######\n#.$ $.#\n# $@$ #\n#.   .#\n#######\n",
+            // Boxes that close off parts of the floor, so the forest has several trees.
+            "#########\n#  #.   #\n# $$  $.#\n#@ #  $ #\n##$##.  #\n#.  # . #\n#########\n",
+            "    #####\n    #   #\n    #$  #\n  ###  $##\n  #  $ $ #\n### # ## #   ######\n#   # ## #####  ..#\n# $  $          ..#\n##### ### #@##  ..#\n    #     #########\n    #######\n",
+        ];
+        for text in texts {
+            let level = parse_levels(text).unwrap().remove(0);
+            let a = Analysis::new(&level);
+            let n = a.squares();
+            let mut occupied = vec![0u8; n];
+            let boxes: Vec<usize> = level.boxes().iter().map(|&b| a.sq(b).index()).collect();
+            for &b in &boxes {
+                occupied[b] = 1;
+            }
+            let mut cuts = Cuts::new(n);
+            cuts.run_forest_next(&a, &occupied);
+            let mut flood = Flood::new(n);
+            for &b in &boxes {
+                occupied[b] = 0;
+                for pos in 0..n {
+                    if occupied[pos] != 0 {
+                        continue;
+                    }
+                    occupied[pos] = 1;
+                    let (labels, lows) = cuts.lifted_sides(&a, &occupied, b, pos);
+                    let want = region::side_groups(&a, &mut flood, Sq::new(pos), |t| occupied[t] == 0);
+                    assert_eq!(labels, want, "box {b} on {pos}: groups");
+                    for (d, t) in a.neighbor_indices(Sq::new(pos)).into_iter().enumerate() {
+                        let free = usize::from(t) < n && occupied[usize::from(t)] == 0;
+                        let want = if free { lowest_by_flood(&a, &occupied, usize::from(t)) } else { NONE };
+                        assert_eq!(lows[d], want, "box {b} on {pos}, side {d}: lowest square");
+                    }
+                    occupied[pos] = 0;
+                }
+                occupied[b] = 1;
+            }
+        }
     }
 }

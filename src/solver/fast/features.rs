@@ -178,9 +178,7 @@ mod tests {
                     .map(|s| occupied[s] == 0 && reach.regions(&a, &occupied, s).player == r.player)
                     .collect()
             };
-            for &b in &boxes {
-                macros.moves(&a, &mut occupied, &|s| reached[s], b, &mut moves);
-            }
+            macros.moves(&a, &mut occupied, &|s| reached[s], &mut boxes.iter().copied(), &mut moves, &mut || false);
             assert!(!moves.is_empty());
             for m in moves {
                 let (from, to) = (m.from.index(), m.to.index());

@@ -1276,17 +1276,24 @@ impl<'r> Pass<'r> {
     fn generate_moves(&mut self) -> Flow<()> {
         let Inputs { a, .. } = self.inputs;
         self.moves.clear();
-        for &b in &self.boxes {
-            if !self.restricted.is_empty() && !self.restricted.contains(&b) {
-                continue;
-            }
-            let reach = &self.reach;
-            self.macros.moves(a, &mut self.occupied, &|s| reach.contains(Sq::new(s)), b as usize, &mut self.moves);
-            if let Err(stop) = self.budget.check_now() {
-                return self.stop(stop);
-            }
+        let restricted = &self.restricted;
+        let mut boxes =
+            self.boxes.iter().filter(|b| restricted.is_empty() || restricted.contains(b)).map(|&b| b as usize);
+        let (reach, budget) = (&self.reach, &mut self.budget);
+        let mut stopped = None;
+        let mut stop = || budget.check_now().map_err(|stop| stopped = Some(stop)).is_err();
+        self.macros.moves(
+            a,
+            &mut self.occupied,
+            &|s| reach.contains(Sq::new(s)),
+            &mut boxes,
+            &mut self.moves,
+            &mut stop,
+        );
+        match stopped {
+            Some(stop) => self.stop(stop),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Loads the children's slots in both arenas while the first children are checked: one
