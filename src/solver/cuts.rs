@@ -58,7 +58,7 @@ pub(crate) struct Cuts {
     stack: Vec<(u16, u8)>,
     /// The lowest square of each subtree.
     lowest: Vec<u16>,
-    /// The root of each square's tree (a forest's; see [`Cuts::run_forest_next`]).
+    /// The root of each square's tree (a forest's; see [`Cuts::start_forest`]).
     root: Vec<u16>,
     /// The squares in discovery order, and for each position of that order the lowest square
     /// of its tree before it and after it.
@@ -96,18 +96,25 @@ impl Cuts {
         generation
     }
 
-    /// Like [`Cuts::run_next`] from every free square: a forest, one tree for each part of the
-    /// floor that `occupied` leaves, so that [`Cuts::lifted_sides`] can answer for any box.
-    pub(crate) fn run_forest_next(&mut self, a: &Analysis, occupied: &[u8]) -> u32 {
-        let generation = self.next_generation();
+    /// Starts a forest under a generation of its own (as [`Cuts::run_next`]'s): a search over
+    /// the parts of the free floor that [`Cuts::grow_tree`] asks for, one tree each, so that
+    /// [`Cuts::lifted_sides`] can answer for a box beside them.
+    pub(crate) fn start_forest(&mut self) {
+        self.next_generation();
         self.order.clear();
-        for root in 0..occupied.len() {
-            if occupied[root] == 0 && self.stamp[root] != generation {
-                self.grow(a, occupied, root, generation);
-            }
+        self.head.clear();
+        self.tail.clear();
+    }
+
+    /// Adds the tree of the part of the floor free in `occupied` (the same for every tree of
+    /// the forest) that holds the free square `s`, unless the forest has it.
+    #[inline]
+    pub(crate) fn grow_tree(&mut self, a: &Analysis, occupied: &[u8], s: usize) {
+        if self.stamp[s] != self.generation {
+            let start = self.order.len();
+            self.grow(a, occupied, s, self.generation);
+            self.fill_minima(start);
         }
-        self.fill_minima();
-        generation
     }
 
     /// One more than the last generation of [`Cuts::run_next`], the stamps cleared when it wraps.
@@ -125,8 +132,10 @@ impl Cuts {
     #[inline]
     pub(crate) fn run(&mut self, a: &Analysis, occupied: &[u8], root: usize, generation: u32) {
         self.order.clear();
+        self.head.clear();
+        self.tail.clear();
         self.grow(a, occupied, root, generation);
-        self.fill_minima();
+        self.fill_minima(0);
     }
 
     /// Grows the tree of `root` (not reached yet) over the squares free in `occupied`, its
@@ -176,25 +185,20 @@ impl Cuts {
         }
     }
 
-    /// `head` and `tail` of every position of `order`: the lowest square of its tree before
-    /// it, and after it.
-    fn fill_minima(&mut self) {
-        let n = self.order.len();
-        self.head.clear();
+    /// `head` and `tail` of the positions of `order` from `start` on, one tree's: the lowest
+    /// square of the tree before each position, and after it.
+    fn fill_minima(&mut self, start: usize) {
+        let tree = &self.order[start..];
         let mut low = NONE;
-        for &s in &self.order {
-            if self.parent[s as usize] == NONE {
-                low = NONE;
-            }
+        for &s in tree {
             self.head.push(low);
             low = low.min(s);
         }
-        self.tail.clear();
-        self.tail.resize(n, NONE);
+        self.tail.resize(self.order.len(), NONE);
         let mut low = NONE;
-        for (slot, &s) in self.tail.iter_mut().zip(&self.order).rev() {
+        for (slot, &s) in self.tail[start..].iter_mut().zip(tree).rev() {
             *slot = low;
-            low = if self.parent[s as usize] == NONE { NONE } else { low.min(s) };
+            low = low.min(s);
         }
     }
 
@@ -292,7 +296,8 @@ impl Cuts {
         around
     }
 
-    /// After [`Cuts::run_forest_next`] with every box in place, the box on `lifted` standing
+    /// After [`Cuts::grow_tree`] with every box in place for each free square beside `lifted`,
+    /// the box on `lifted` standing
     /// on `pos` instead (`occupied` says so): the side groups of `pos`, as [`Cuts::groups`]
     /// labels them, and for each free side the lowest square of the part of the floor it
     /// opens on ([`NONE`] for a wall or a box). Two sides are joined when they are in the
@@ -447,7 +452,12 @@ mod tests {
                 occupied[b] = 1;
             }
             let mut cuts = Cuts::new(n);
-            cuts.run_forest_next(&a, &occupied);
+            cuts.start_forest();
+            for s in 0..n {
+                if occupied[s] == 0 {
+                    cuts.grow_tree(&a, &occupied, s);
+                }
+            }
             let mut flood = Flood::new(n);
             for &b in &boxes {
                 occupied[b] = 0;

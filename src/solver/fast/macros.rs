@@ -7,12 +7,13 @@
 //! it is. Which sides of a square are connected around the box, and the normalised player of
 //! each move (the lowest square of the player's region once the box stands at the end, which
 //! the child's key needs), come from one depth-first search over the free floor per expanded
-//! state, with every box in place ([`Cuts::run_forest_next`]): its discovery order, low links
+//! state, with every box in place ([`Cuts::grow_tree`]): its discovery order, low links
 //! and subtree sizes say which parts a box on any square cuts the floor into (the
 //! articulation points of Hopcroft and Tarjan), and the square the moved box left joins the
-//! parts beside it ([`Cuts::lifted_sides`]). A search per box, with that box lifted, gives
-//! the same answers and cost a fifth of the engine's time, since every box search walked the
-//! whole player region again.
+//! parts beside it ([`Cuts::lifted_sides`]). The search grows only the parts of the floor
+//! beside a box that can move. A search per box, with that box lifted, gives the same answers
+//! and cost a fifth of the engine's time, since every box search walked the whole player
+//! region again.
 //! Boxes never enter dead squares (no goal can be reached from them). Every (square, direction)
 //! pair found is a move; the first time a pair is reached uses the fewest pushes.
 //!
@@ -113,9 +114,9 @@ impl Macros {
         labels
     }
 
-    /// Runs the box search for the box on `b`, after [`Cuts::run_forest_next`] on this
-    /// position; `reached(s)` says whether the player can walk to `s` now. `occupied` marks
-    /// the boxes (nonzero) and is restored on return.
+    /// Runs the box search for the box on `b`, in a forest of this position started with
+    /// [`Cuts::start_forest`]; `reached(s)` says whether the player can walk to `s` now.
+    /// `occupied` marks the boxes (nonzero) and is restored on return.
     fn search(&mut self, a: &Analysis, occupied: &mut [u8], reached: &dyn Fn(usize) -> bool, b: usize) {
         self.next_generation();
         self.queue.clear();
@@ -131,6 +132,17 @@ impl Macros {
             self.parent[node] = NO_PARENT;
             self.dist[node] = 1;
             self.queue.push(node as u32);
+        }
+        // A box that cannot move needs no search of the floor (most boxes on packed goals);
+        // one that can moves within the parts beside it.
+        if !self.queue.is_empty() {
+            occupied[b] = 1;
+            for t in a.neighbor_indices(bs) {
+                if usize::from(t) < occupied.len() && occupied[usize::from(t)] == 0 {
+                    self.cuts.grow_tree(a, occupied, usize::from(t));
+                }
+            }
+            occupied[b] = 0;
         }
         let mut head = 0;
         while head < self.queue.len() {
@@ -170,7 +182,7 @@ impl Macros {
         out: &mut Vec<MacroMove>,
         stop: &mut dyn FnMut() -> bool,
     ) -> bool {
-        self.cuts.run_forest_next(a, occupied);
+        self.cuts.start_forest();
         for b in boxes {
             self.box_moves(a, occupied, reached, b, out);
             if stop() {
@@ -217,7 +229,7 @@ impl Macros {
         reached: &dyn Fn(usize) -> bool,
         m: MacroMove,
     ) -> Option<Vec<(u16, Dir)>> {
-        self.cuts.run_forest_next(a, occupied);
+        self.cuts.start_forest();
         self.search(a, occupied, reached, m.from.index());
         let mut node = node_of(m.to, Dir::ALL[usize::from(m.dir)]);
         if self.seen[node] != self.generation {
