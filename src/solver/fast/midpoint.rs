@@ -21,9 +21,10 @@
 //! a plan of its own) meets the backward trees, which hold that state's neighbourhood. The
 //! joined solution is verified here, since its parts were found on different levels. When no
 //! solution comes within the budget the level stays unsolved. The midpoint is the last
-//! stage of a solve under short limits, so a level the passes solve never pays for it, and
-//! the backward searches grow no more once it starts (a state they reached then would be
-//! another level's start).
+//! stage of a solve under short limits (and of a long limit's first round), so a level the
+//! passes solve never pays for it. The backward searches pause while it runs (the join's
+//! search starts from the state aimed at, not from theirs) and grow on after it, beside the
+//! passes that follow under a long limit.
 
 use std::time::Instant;
 
@@ -39,9 +40,25 @@ use crate::solver::{Config, Solution, SolveError, Stats, cost_of};
 
 /// What the midpoint came to: a solution of `level`, or the error that ends the solve (with
 /// the midpoint's counters), `None` when there was no backward state to aim at. The
-/// backward searches in `learned` grow no more; a join searches the level with `hot` and
+/// backward searches in `learned` grow no more while it runs (a join searches the level from
+/// the state aimed at, whose start is not theirs); a join searches the level with `hot` and
 /// `weights` (see [`finish_from`]).
 pub(super) fn through_backward(
+    level: &Level,
+    a: &Analysis,
+    hot: (&Hotspots, Weights),
+    learned: &mut Learned,
+    config: &Config,
+    started: Instant,
+) -> Option<Result<Solution, SolveError>> {
+    let paused = learned.backward.pause();
+    let result = aim(level, a, hot, learned, config, started);
+    learned.backward.resume(paused);
+    result
+}
+
+/// [`through_backward`], the backward searches paused.
+fn aim(
     level: &Level,
     a: &Analysis,
     (hot, weights): (&Hotspots, Weights),
@@ -50,7 +67,6 @@ pub(super) fn through_backward(
     started: Instant,
 ) -> Option<Result<Solution, SolveError>> {
     let (search, _, id) = learned.backward.best()?;
-    learned.backward.stop_growing();
     let mut boxes = Vec::new();
     learned.backward.state(search, id, &mut boxes);
     let mid = midpoint_level(level, a, &boxes)?;

@@ -786,9 +786,15 @@ impl Backward {
         pick(|p| p.best).or_else(|| pick(|p| p.best_any))
     }
 
-    /// Stops the searches: they grow no more (their trees stay, for meetings).
-    pub fn stop_growing(&mut self) {
-        self.max_expansions = 0;
+    /// Stops the searches until [`Backward::resume`] (their trees stay, for meetings), which
+    /// takes what this returns.
+    pub fn pause(&mut self) -> u64 {
+        std::mem::replace(&mut self.max_expansions, 0)
+    }
+
+    /// Lets the searches grow again after [`Backward::pause`], which gave `paused`.
+    pub fn resume(&mut self, paused: u64) {
+        self.max_expansions = paused;
     }
 
     /// The boxes of state `id` of search `i`, as sorted squares, and its normalised player.
@@ -820,6 +826,24 @@ mod tests {
         assert_eq!(allowed(Duration::from_secs(5)), Duration::from_millis(500));
         assert_eq!(allowed(Duration::from_secs(10)), Duration::from_secs(1));
         assert_eq!(allowed(Duration::from_secs(50)), Duration::from_secs(2));
+    }
+
+    #[test]
+    fn paused_searches_grow_again_once_resumed() {
+        let level = parse_levels("#######\n#.  # #\n#  $  #\n# #$@ #\n#.    #\n#######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let config = Config { node_limit: Some(10_000), ..Config::default() };
+        let mut backward = Backward::new(&level, &a, &config);
+        let mut advance = |backward: &mut Backward| {
+            for _ in 0..10 {
+                let _ = backward.advance(&a, &mut || false, |_, _, _| None);
+            }
+            backward.stats().expanded
+        };
+        let paused = backward.pause();
+        assert_eq!(advance(&mut backward), 0, "paused");
+        backward.resume(paused);
+        assert!(advance(&mut backward) > 0, "resumed");
     }
 
     /// The solution the backward search finds in `order`, verified.
