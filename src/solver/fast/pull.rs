@@ -834,7 +834,7 @@ mod tests {
         let a = Analysis::new(&level);
         let config = Config { node_limit: Some(10_000), ..Config::default() };
         let mut backward = Backward::new(&level, &a, &config);
-        let mut advance = |backward: &mut Backward| {
+        let advance = |backward: &mut Backward| {
             for _ in 0..10 {
                 let _ = backward.advance(&a, &mut || false, |_, _, _| None);
             }
