@@ -12,8 +12,7 @@
 //! articulation points of Hopcroft and Tarjan), and the square the moved box left joins the
 //! parts beside it ([`Cuts::lifted_sides`]). The search grows only the parts of the floor
 //! beside a box that can move. A search per box, with that box lifted, gives the same answers
-//! and cost a fifth of the engine's time, since every box search walked the whole player
-//! region again.
+//! but walks the whole player region again for every box.
 //! Boxes never enter dead squares (no goal can be reached from them). Every (square, direction)
 //! pair found is a move; the first time a pair is reached uses the fewest pushes.
 //!
@@ -171,8 +170,8 @@ impl Macros {
     }
 
     /// Appends every macro move of each box of `boxes` to `out`, box after box, until
-    /// `stop()` says so after one (then `false`). One search of the free floor serves every
-    /// box (see [`Cuts::lifted_sides`]).
+    /// `stop()` says so after one. One search of the free floor serves every box (see
+    /// [`Cuts::lifted_sides`]).
     pub fn moves(
         &mut self,
         a: &Analysis,
@@ -181,15 +180,14 @@ impl Macros {
         boxes: &mut dyn Iterator<Item = usize>,
         out: &mut Vec<MacroMove>,
         stop: &mut dyn FnMut() -> bool,
-    ) -> bool {
+    ) {
         self.cuts.start_forest();
         for b in boxes {
             self.box_moves(a, occupied, reached, b, out);
             if stop() {
-                return false;
+                return;
             }
         }
-        true
     }
 
     /// Appends every macro move of the box on `b` to `out`.
