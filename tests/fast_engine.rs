@@ -47,9 +47,10 @@ fn a_level_beyond_the_astar_budget_is_solved_fast() {
 fn the_lead_cell_follows_the_line_that_packs_furthest() {
     // XSokoban 32: with every other expansion from the most advanced cell the first pass
     // finishes within 15,000 expansions; with the cells taking turns alone it does not (both
-    // with narrow states paying for every move, which alone finds it sooner).
+    // with narrow states paying for every move, which alone finds it sooner, and the plan
+    // peeled one box at a time).
     let level = &collection("xsokoban90.xsb")[31];
-    let paying = FastOptions { narrow: false, ..FastOptions::default() };
+    let paying = FastOptions { narrow: false, bases: false, ..FastOptions::default() };
     let led = solve(level, &Config { fast: paying, ..fast_config(15_000) }).expect("solved with the lead cell");
     assert!(verify(level, &led.lurd).is_valid_solution());
     let turns = Config { fast: FastOptions { lead: false, ..paying }, ..fast_config(15_000) };
@@ -59,11 +60,13 @@ fn the_lead_cell_follows_the_line_that_packs_furthest() {
 #[test]
 fn a_narrow_state_passes_one_move_on_free() {
     // XSokoban 75: with a free move from each state with at most two, the search finishes
-    // within 10,000 expansions; with every move paying its weight it does not.
+    // within 10,000 expansions; with every move paying its weight it does not (both with the
+    // plan peeled one box at a time).
     let level = &collection("xsokoban90.xsb")[74];
-    let narrow = solve(level, &fast_config(10_000)).expect("solved with free narrow moves");
+    let peeled = FastOptions { bases: false, ..FastOptions::default() };
+    let narrow = solve(level, &Config { fast: peeled, ..fast_config(10_000) }).expect("solved with free narrow moves");
     assert!(verify(level, &narrow.lurd).is_valid_solution());
-    let paying = Config { fast: FastOptions { narrow: false, ..FastOptions::default() }, ..fast_config(10_000) };
+    let paying = Config { fast: FastOptions { narrow: false, ..peeled }, ..fast_config(10_000) };
     assert!(matches!(solve(level, &paying), Err(SolveError::NodeLimit(_))));
 }
 
@@ -192,4 +195,16 @@ fn a_short_node_limit_is_spent_to_its_end() {
             Err(e) => panic!("{set} {number}: {e}"),
         }
     }
+}
+
+#[test]
+fn the_plan_of_the_search_that_takes_boxes_away_leads_sooner() {
+    // Sasquatch 18: following the plan of the backward search that takes boxes away at the
+    // start squares, the first pass finishes within 3,000 expansions; with the plan peeled one
+    // box at a time it does not.
+    let level = &collection("sasquatch.xsb")[17];
+    let bases = solve(level, &fast_config(3_000)).expect("solved with the bases plan");
+    assert!(verify(level, &bases.lurd).is_valid_solution());
+    let peeled = Config { fast: FastOptions { bases: false, ..FastOptions::default() }, ..fast_config(3_000) };
+    assert!(matches!(solve(level, &peeled), Err(SolveError::NodeLimit(_))));
 }

@@ -134,6 +134,10 @@ pub struct SearchArgs {
     /// (to measure the effect of free moves through narrow places).
     #[arg(long, help_heading = RESEARCH)]
     pub no_narrow_moves: bool,
+    /// Fast engine: the first pass's packing plan is peeled one box at a time, never taken
+    /// from the backward search that takes boxes away where boxes start (to measure its effect).
+    #[arg(long, help_heading = RESEARCH)]
+    pub no_bases_plan: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long, help_heading = RESEARCH)]
@@ -291,6 +295,7 @@ impl SearchArgs {
                 layers: !self.no_layered_plan,
                 lead: !self.no_lead_cell,
                 narrow: !self.no_narrow_moves,
+                bases: !self.no_bases_plan,
             },
         })
     }

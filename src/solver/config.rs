@@ -239,6 +239,10 @@ pub struct FastOptions {
     /// cost (a line through a narrow place costs nothing for its length); off, each costs its
     /// advisor's weight.
     pub narrow: bool,
+    /// The first pass follows the packing plan of a backward search that takes boxes away
+    /// where boxes start (boxes wait outside a goal room before they go in); off, or when
+    /// that search takes no box away, the plan peeled one box at a time.
+    pub bases: bool,
 }
 
 impl Default for FastOptions {
@@ -257,6 +261,7 @@ impl Default for FastOptions {
             layers: true,
             lead: true,
             narrow: true,
+            bases: true,
         }
     }
 }

@@ -128,6 +128,7 @@
 //! deterministic on one thread; the clock decides only when to stop, and, under a time limit
 //! without a node limit, when the backward searches and the second pass get their turns.
 
+mod bases;
 mod corral;
 mod features;
 mod hotspots;

@@ -66,6 +66,20 @@ pub struct Step {
     pub square: u16,
     /// The goal this box ends on.
     pub goal: u16,
+    /// The index of the box's next step, when it moves on from `square` to another square
+    /// short of its goal ([`NO_UNTIL`] for none): the step stays done once that one is in the
+    /// done prefix (see [`PackingPlan::packed`]).
+    pub until: u16,
+}
+
+/// No later step for the same box (see [`Step::until`]).
+pub const NO_UNTIL: u16 = u16::MAX;
+
+impl Step {
+    /// A box arrives on `square` and ends on `goal`, with no step in between.
+    pub fn new(square: u16, goal: u16) -> Step {
+        Step { square, goal, until: NO_UNTIL }
+    }
 }
 
 /// The goals (solver indices `0..a.goals()`) in the order they should be filled.
@@ -199,14 +213,20 @@ impl PackingPlan {
         for (i, &g) in order.iter().enumerate() {
             rank[g as usize] = i as u16;
         }
-        let steps = order.iter().map(|&g| Step { square: g, goal: g }).collect();
+        let steps = order.iter().map(|&g| Step::new(g, g)).collect();
         Some(PackingPlan { order, rank, steps })
     }
 
-    /// How many steps from the start of the plan are done with the boxes in `occupied`.
+    /// How many steps from the start of the plan are done with the boxes in `occupied`: the
+    /// longest prefix whose steps each have a box on their square or goal, or have their
+    /// box's next step ([`Step::until`]) inside the prefix (the box moved on as planned).
     pub fn packed(&self, occupied: &[u8]) -> u16 {
-        self.steps.iter().take_while(|s| occupied[s.square as usize] != 0 || occupied[s.goal as usize] != 0).count()
-            as u16
+        let holds = |s: &Step| occupied[s.square as usize] != 0 || occupied[s.goal as usize] != 0;
+        let mut k = self.steps.iter().position(|s| !holds(s) && s.until == NO_UNTIL).unwrap_or(self.steps.len());
+        while let Some(i) = self.steps[..k].iter().position(|s| !holds(s) && usize::from(s.until) >= k) {
+            k = i;
+        }
+        k as u16
     }
 }
 
@@ -539,11 +559,11 @@ impl<'p> Peeling<'p> {
         if !self.parked.is_empty() {
             return Err(());
         }
-        let mut steps: Vec<Step> = self.remaining.iter().map(|&g| Step { square: g as u16, goal: g as u16 }).collect();
+        let mut steps: Vec<Step> = self.remaining.iter().map(|&g| Step::new(g as u16, g as u16)).collect();
         for e in self.events.iter().rev() {
             steps.push(match *e {
-                Event::Leave { goal } | Event::Park { goal } => Step { square: goal as u16, goal: goal as u16 },
-                Event::Unpark { goal, park } => Step { square: park as u16, goal: goal as u16 },
+                Event::Leave { goal } | Event::Park { goal } => Step::new(goal as u16, goal as u16),
+                Event::Unpark { goal, park } => Step::new(park as u16, goal as u16),
             });
         }
         let order: Vec<u16> = steps.iter().filter(|s| s.square == s.goal).map(|s| s.goal).collect();
@@ -984,6 +1004,31 @@ mod tests {
         let (level, a, plan) = plan_of("########\n#...  @#\n#### $ #\n#### $ #\n#### $ #\n####   #\n########\n");
         let checked = plan.checked_from_start(&a, &starts_of(&level, &a), &mut || false).unwrap();
         assert_eq!(checked, plan);
+    }
+
+    #[test]
+    fn a_step_whose_box_moved_on_holds_while_its_next_step_is_done() {
+        // Squares 5 and 6 are not goals; goals 0 and 1. The box for goal 0 waits on 5, then
+        // on 6, then fills 0; goal 1 is filled straight.
+        let step = |square, goal, until| Step { square, goal, until };
+        let steps = vec![step(5, 0, 2), step(1, 1, NO_UNTIL), step(6, 0, 3), step(0, 0, NO_UNTIL)];
+        let plan = PackingPlan { order: vec![1, 0], rank: vec![1, 0], steps };
+        let mut occupied = vec![0u8; 8];
+        let packed = |occupied: &[u8]| plan.packed(occupied);
+        occupied[5] = 1;
+        assert_eq!(packed(&occupied), 1);
+        occupied[1] = 1;
+        assert_eq!(packed(&occupied), 2);
+        // On to its next square: the first step holds through the third.
+        (occupied[5], occupied[6]) = (0, 1);
+        assert_eq!(packed(&occupied), 3);
+        (occupied[6], occupied[0]) = (0, 1);
+        assert_eq!(packed(&occupied), 4);
+        // The second step undone cuts the prefix there, and with it the first step's hold.
+        occupied[1] = 0;
+        assert_eq!(packed(&occupied), 1);
+        occupied[0] = 0;
+        assert_eq!(packed(&occupied), 0);
     }
 
     #[test]

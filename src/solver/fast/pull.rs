@@ -209,7 +209,7 @@ impl Open {
 /// row `t` is start box `t`'s. With `aware` the player walks round the box
 /// ([`player_aware_from`]), else the pushes are relaxed (the square behind the box only has
 /// to be floor).
-fn start_distances(a: &Analysis, starts: &[u16], aware: bool) -> Vec<u16> {
+pub(super) fn start_distances(a: &Analysis, starts: &[u16], aware: bool) -> Vec<u16> {
     if aware {
         let squares: Vec<Sq> = starts.iter().map(|&s| Sq::new(s as usize)).collect();
         return player_aware_from(a, &squares);

@@ -702,7 +702,9 @@ fn stopped(config: &Config, started: Instant, stats: Stats) -> SolveError {
 }
 
 /// The packing plan of `level` (an error when the limits or the cancel flag stopped it), under
-/// `config`'s clock started at `started`, the boxes taken off the goals as `peel` says.
+/// `config`'s clock started at `started`, the boxes taken off the goals as `peel` says; for
+/// [`Peel::OneByOne`] with `config.fast.bases`, the plan of the backward search that takes
+/// boxes away at the start squares (`super::bases`) when it takes any.
 pub fn plan(
     level: &Level,
     a: &Analysis,
@@ -715,6 +717,19 @@ pub fn plan(
         starts[a.sq(*b).index()] = true;
     }
     let stop = &mut || stop_reason(config, started).is_some();
+    if peel == Peel::OneByOne && config.fast.bases {
+        match super::bases::plan(a, &starts, super::bases::EXPANSIONS, stop) {
+            Some(Some(plan)) => return Ok(plan),
+            Some(None) => {}
+            None => {
+                return Err(stopped(
+                    config,
+                    started,
+                    Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() },
+                ));
+            }
+        }
+    }
     let plan = PackingPlan::peeled(a, &starts, a.sq(level.player()).index(), config.fast.parking, peel, stop);
     let plan = match plan {
         Some(plan) if config.fast.plan_check => plan.checked_from_start(a, &starts, stop),

@@ -1,0 +1,441 @@
+//! The first pass's packing plan from a backward search that takes boxes away where boxes
+//! start (after the packing search of FESS, Shoham & Schaeffer 2020).
+//!
+//! The peel of `packing.rs` pulls one box at a time off the goals, the others staying on
+//! theirs, and asks each to get back to a start square. In a goal room filled from storage
+//! outside it, no box can leave alone: the room's boxes must come out together, wait on the
+//! floor outside, and go on from there. This search works on whole positions: from the solved
+//! position (a root per region of the free floor), macro pulls (one box, any number of pulls,
+//! the player walking between them) over states of boxes and of the start squares not used
+//! yet (*bases*). A pull that ends on a base at least [`FAR`] pulls from where the box left,
+//! the other boxes still matched to the other bases, is a *base move*: the box and the base
+//! both vanish (forwards: a box comes from the start squares and arrives where the pull
+//! began). A base move is all a line needs to know of where the box comes from, which keeps
+//! the search small: once every box is gone, the line is a plan. When some child of a state
+//! is a base move, the children are base moves only, one per box.
+//!
+//! States are taken fewest boxes first, then fewest boxes on goals, then the boxes farthest
+//! (pushes to the nearest goal, summed) from the goals, the newest first on a tie: a line
+//! empties the goal room before it spends pulls on taking boxes away, as FESS's packing search
+//! ranks its states. Taking the boxes nearest the bases first (the matching the backward
+//! searches of `pull.rs` use) stalls: the boxes left jam the room's way out.
+//!
+//! The plan is the line to the state with the fewest boxes, reversed: each pull becomes a step
+//! on the square the box arrives on forwards, with the goal it ends on, so a box that waits
+//! outside the room and is pushed in later has a step for each square, linked by
+//! [`Step::until`]. Boxes the line never took away come first, on the squares it left them.
+//! The plan is `None` when the line takes no box away (small levels, where no pull is long
+//! enough): the peel's plan serves.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
+
+use super::packing::{NO_UNTIL, PackingPlan, Step};
+use crate::analysis::region::Labels;
+use crate::analysis::{Analysis, Sq, UNREACHABLE};
+use crate::level::Dir;
+
+/// A base move takes a box at least this many pulls (FESS's "big distance"): a box pulled onto
+/// a base a few squares off is not away; it stands where the forward search must move it.
+pub const FAR: u16 = 6;
+
+/// The expansions the search may take: most levels lose every box in a few hundred.
+pub const EXPANSIONS: usize = 2000;
+
+/// The bytes the states may take (their boxes and bases, kept twice: in the state and in the
+/// set of states seen): the search stops at this size with the best line it has.
+pub const MAX_BYTES: usize = 64 << 20;
+
+/// No square.
+const NONE: u16 = u16::MAX;
+
+/// A state of the search.
+struct Node {
+    parent: u32,
+    /// The pulled box's square before and after the pull (unused for a root).
+    from: u16,
+    to: u16,
+    /// Whether the pull was a base move (the box vanished).
+    removed: bool,
+    /// The boxes' squares, sorted.
+    boxes: Vec<u16>,
+    /// The bases left, sorted.
+    bases: Vec<u16>,
+    /// Lowest square of the player's region.
+    player: u16,
+}
+
+/// Where one macro pull takes a box.
+struct Pull {
+    to: u16,
+    pulls: u16,
+    /// The square the player stands on after the last pull.
+    player: u16,
+}
+
+/// The open list: (boxes left, key, newest first, state).
+type Open = BinaryHeap<Reverse<(usize, u64, Reverse<u32>)>>;
+
+/// The search's tables and scratch.
+struct Search<'a> {
+    a: &'a Analysis,
+    starts: Vec<u16>,
+    /// `reach[t * n + s]`: pushes from start square `starts[t]` to `s` on the bare board.
+    reach: Vec<u16>,
+    /// Pushes from each square to the nearest goal (0 where none).
+    goal_pushes: Vec<u16>,
+    /// Whether some start square reaches each square by pushes on the bare board.
+    from_starts: Vec<bool>,
+    nodes: Vec<Node>,
+    seen: HashSet<(Vec<u16>, Vec<u16>, u16)>,
+    /// The bytes the states take (see [`MAX_BYTES`]).
+    bytes: usize,
+    labels: Labels,
+    occupied: Vec<bool>,
+    /// Per square, the lowest square of the region on each side with a box there
+    /// ([`NONE`] for a wall or a box), valid while `sides_stamp` is the box search's.
+    sides: Vec<[u16; 4]>,
+    sides_stamp: Vec<u32>,
+    /// (square, side) pairs the current box search reached.
+    visited: Vec<u32>,
+    stamp: u32,
+}
+
+/// The plan of the search's best line (see the module docs) for the level behind `a`, whose
+/// boxes start on the squares marked in `starts`, within `expansions`: `Some(None)` when the
+/// line takes no box away, `None` when `stop` (asked before each expansion) says so.
+pub fn plan(
+    a: &Analysis,
+    starts: &[bool],
+    expansions: usize,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Option<PackingPlan>> {
+    let mut search = Search::new(a, starts);
+    let best = search.run(expansions, stop)?;
+    let best = &search.nodes[best as usize];
+    Some((best.boxes.len() < a.goals()).then(|| search.plan_to(best)))
+}
+
+impl<'a> Search<'a> {
+    fn new(a: &'a Analysis, starts: &[bool]) -> Search<'a> {
+        let n = a.squares();
+        let starts: Vec<u16> = (0..n).filter(|&s| starts[s]).map(|s| s as u16).collect();
+        let reach = super::pull::start_distances(a, &starts, false);
+        let goal_pushes =
+            (0..n).map(|s| (0..a.goals()).filter_map(|g| a.distance(g, Sq::new(s))).min().unwrap_or(0)).collect();
+        let from_starts = (0..n).map(|s| (0..starts.len()).any(|t| reach[t * n + s] != UNREACHABLE)).collect();
+        Search {
+            a,
+            starts,
+            reach,
+            goal_pushes,
+            from_starts,
+            nodes: Vec::new(),
+            seen: HashSet::new(),
+            bytes: 0,
+            labels: Labels::new(n),
+            occupied: vec![false; n],
+            sides: vec![[NONE; 4]; n],
+            sides_stamp: vec![0; n],
+            visited: vec![0; n * 4],
+            stamp: 0,
+        }
+    }
+
+    /// Best-first from the solved position: the id of the first state with the fewest boxes.
+    fn run(&mut self, expansions: usize, stop: &mut dyn FnMut() -> bool) -> Option<u32> {
+        let a = self.a;
+        let goals: Vec<u16> = (0..a.goals() as u16).collect();
+        self.set_boxes(&goals);
+        let regions = self.labels.fill(a, |s| !self.occupied[s]);
+        let players: Vec<u16> = (0..regions).map(|r| self.labels.seed(r).index() as u16).collect();
+        let mut open = Open::new();
+        for player in players {
+            let root = Node {
+                parent: u32::MAX,
+                from: NONE,
+                to: NONE,
+                removed: false,
+                boxes: goals.clone(),
+                bases: self.starts.clone(),
+                player,
+            };
+            self.push(root, &mut open);
+        }
+        let mut best = 0;
+        for _ in 0..expansions {
+            let Some(Reverse((left, _, Reverse(id)))) = open.pop() else { break };
+            if left < self.nodes[best as usize].boxes.len() {
+                best = id;
+            }
+            if left == 0 || self.bytes > MAX_BYTES {
+                break;
+            }
+            for child in self.expand(id, stop)? {
+                self.push(child, &mut open);
+            }
+        }
+        Some(best)
+    }
+
+    /// Queues `node` unless it was reached before.
+    fn push(&mut self, node: Node, open: &mut Open) {
+        if !self.seen.insert((node.boxes.clone(), node.bases.clone(), node.player)) {
+            return;
+        }
+        let on_goals = node.boxes.iter().filter(|&&b| usize::from(b) < self.a.goals()).count() as u64;
+        let far: u64 = node.boxes.iter().map(|&b| u64::from(self.goal_pushes[b as usize])).sum();
+        self.bytes += 4 * (node.boxes.len() + node.bases.len()) + 96;
+        let id = self.nodes.len() as u32;
+        open.push(Reverse((node.boxes.len(), (on_goals << 32) | (u64::from(u32::MAX) - far), Reverse(id))));
+        self.nodes.push(node);
+    }
+
+    fn set_boxes(&mut self, boxes: &[u16]) {
+        self.occupied.fill(false);
+        for &b in boxes {
+            self.occupied[b as usize] = true;
+        }
+    }
+
+    /// The children of state `id` (see the module docs); `None` when `stop` says so (asked
+    /// for each square a box search reaches: on a big level one expansion is long).
+    fn expand(&mut self, id: u32, stop: &mut dyn FnMut() -> bool) -> Option<Vec<Node>> {
+        let a = self.a;
+        let node = &self.nodes[id as usize];
+        let (boxes, bases, player) = (node.boxes.clone(), node.bases.clone(), node.player);
+        self.set_boxes(&boxes);
+        self.labels.fill(a, |s| !self.occupied[s]);
+        let region = self.labels.region_of(Sq::new(player as usize));
+        let reached: Vec<bool> = a.all().map(|s| self.labels.region_of(s) == region).collect();
+        let mut pulled = Vec::new();
+        let mut away = Vec::new();
+        for (i, &b) in boxes.iter().enumerate() {
+            let pulls = self.box_pulls(b, &reached, stop)?;
+            let mut others = boxes.clone();
+            others.remove(i);
+            let base = pulls.iter().filter(|p| p.pulls >= FAR && bases.binary_search(&p.to).is_ok()).find_map(|p| {
+                let left: Vec<u16> = bases.iter().copied().filter(|&t| t != p.to).collect();
+                self.matched(&others, &left).then_some((p, left))
+            });
+            match base {
+                Some((p, left)) => away.push((b, p.to, p.player, others, left)),
+                None if away.is_empty() => {
+                    for p in pulls {
+                        let mut next = others.clone();
+                        let at = next.binary_search(&p.to).unwrap_or_else(|e| e);
+                        next.insert(at, p.to);
+                        let bases = bases.clone();
+                        pulled.push(Node {
+                            parent: id,
+                            from: b,
+                            to: p.to,
+                            removed: false,
+                            boxes: next,
+                            bases,
+                            player: p.player,
+                        });
+                    }
+                }
+                None => {}
+            }
+        }
+        if away.is_empty() {
+            return Some(pulled);
+        }
+        let away = away
+            .into_iter()
+            .map(|(b, to, side, others, left)| {
+                // The box is gone: the player's region is the one round where it stood.
+                self.set_boxes(&others);
+                self.labels.fill(a, |s| !self.occupied[s]);
+                let r = self.labels.region_of(Sq::new(side as usize));
+                let player = r.map_or(NONE, |r| self.labels.seed(r).index() as u16);
+                Node { parent: id, from: b, to, removed: true, boxes: others, bases: left, player }
+            })
+            .collect();
+        Some(away)
+    }
+
+    /// Every square the box on `b` can be pulled to, the other boxes (in `occupied`) in place
+    /// and the player starting in `reached`, on a square some base can push a box to: the
+    /// fewest pulls first, each (square, player region) once. `None` when `stop` says so.
+    fn box_pulls(&mut self, b: u16, reached: &[bool], stop: &mut dyn FnMut() -> bool) -> Option<Vec<Pull>> {
+        let a = self.a;
+        self.stamp += 1;
+        let stamp = self.stamp;
+        self.occupied[b as usize] = false;
+        let nb = |s: usize, d: Dir| a.neighbor(Sq::new(s), d).map(|t| t.index());
+        // (box square, side of the player, pulls): the player steps back from the box's
+        // square to that side's next square and drags the box one square.
+        let mut queue: Vec<(u16, u8, u16)> = Vec::new();
+        for (k, d) in Dir::ALL.into_iter().enumerate() {
+            let Some(p) = nb(b as usize, d).filter(|&p| reached[p] && !self.occupied[p]) else { continue };
+            if nb(p, d).is_some_and(|q| !self.occupied[q]) {
+                queue.push((p as u16, k as u8, 1));
+                self.visited[p * 4 + k] = stamp;
+            }
+        }
+        let mut out = Vec::new();
+        let mut found = HashSet::new();
+        let mut head = 0;
+        while let Some(&(pos, k, pulls)) = queue.get(head) {
+            head += 1;
+            if stop() {
+                self.occupied[b as usize] = true;
+                return None;
+            }
+            let sides = self.sides_of(pos as usize, stamp);
+            let side = sides[k as usize];
+            if self.from_starts[pos as usize] && found.insert((pos, side)) {
+                let player = nb(pos as usize, Dir::ALL[k as usize]).map_or(NONE, |q| q as u16);
+                out.push(Pull { to: pos, pulls, player });
+            }
+            for (k2, d2) in Dir::ALL.into_iter().enumerate() {
+                if sides[k2] == NONE || sides[k2] != side {
+                    continue;
+                }
+                let Some(p2) = nb(pos as usize, d2) else { continue };
+                let room = nb(p2, d2).is_some_and(|q| !self.occupied[q] && q != pos as usize);
+                if room && self.visited[p2 * 4 + k2] != stamp {
+                    self.visited[p2 * 4 + k2] = stamp;
+                    queue.push((p2 as u16, k2 as u8, pulls.saturating_add(1)));
+                }
+            }
+        }
+        self.occupied[b as usize] = true;
+        Some(out)
+    }
+
+    /// The lowest square of the region on each side of `pos` with a box there (the other boxes
+    /// in `occupied`), [`NONE`] for a wall or a box; worked out once per box search (`stamp`).
+    fn sides_of(&mut self, pos: usize, stamp: u32) -> [u16; 4] {
+        if self.sides_stamp[pos] == stamp {
+            return self.sides[pos];
+        }
+        let a = self.a;
+        self.labels.fill(a, |s| !self.occupied[s] && s.index() != pos);
+        let mut sides = [NONE; 4];
+        for (k, d) in Dir::ALL.into_iter().enumerate() {
+            if let Some(r) = a.neighbor(Sq::new(pos), d).and_then(|t| self.labels.region_of(t)) {
+                sides[k] = self.labels.seed(r).index() as u16;
+            }
+        }
+        self.sides[pos] = sides;
+        self.sides_stamp[pos] = stamp;
+        sides
+    }
+
+    /// Whether each of `boxes` can take a base of `bases` of its own, a base reaching its box
+    /// by pushes on the bare board (a bipartite matching by augmenting paths).
+    fn matched(&self, boxes: &[u16], bases: &[u16]) -> bool {
+        let n = self.a.squares();
+        let rows: Vec<usize> = bases.iter().map(|t| self.starts.binary_search(t).unwrap_or(0) * n).collect();
+        let edge = |i: usize, j: usize| self.reach[rows[j] + boxes[i] as usize] != UNREACHABLE;
+        let mut owner = vec![usize::MAX; bases.len()];
+        (0..boxes.len()).all(|i| augment(i, &edge, &mut owner, &mut vec![false; bases.len()]))
+    }
+
+    /// The plan of the line to `best` (see the module docs).
+    fn plan_to(&self, best: &Node) -> PackingPlan {
+        let n = self.a.squares();
+        let mut line = Vec::new();
+        let mut at = best;
+        while at.parent != u32::MAX {
+            line.push(at);
+            at = &self.nodes[at.parent as usize];
+        }
+        line.reverse();
+        // The goal whose box stands on each square, following the line backwards.
+        let mut box_of = vec![NONE; n];
+        for (g, b) in box_of.iter_mut().enumerate().take(self.a.goals()) {
+            *b = g as u16;
+        }
+        let mut arrivals = Vec::new();
+        for node in &line {
+            let g = std::mem::replace(&mut box_of[node.from as usize], NONE);
+            if !node.removed {
+                box_of[node.to as usize] = g;
+            }
+            arrivals.push(Step::new(node.from, g));
+        }
+        // Forwards: the boxes the line left first, then its pulls undone, last first.
+        let mut steps: Vec<Step> =
+            (0..n).filter(|&s| box_of[s] != NONE).map(|s| Step::new(s as u16, box_of[s])).collect();
+        steps.extend(arrivals.into_iter().rev());
+        for i in 0..steps.len() {
+            let g = steps[i].goal;
+            if let Some(j) = steps[i + 1..].iter().position(|s| s.goal == g) {
+                steps[i].until = (i + 1 + j) as u16;
+            }
+        }
+        let order: Vec<u16> = steps.iter().filter(|s| s.until == NO_UNTIL).map(|s| s.goal).collect();
+        let mut rank = vec![0u16; self.a.goals()];
+        for (i, &g) in order.iter().enumerate() {
+            rank[g as usize] = i as u16;
+        }
+        PackingPlan { order, rank, steps }
+    }
+}
+
+/// Kuhn's augmenting path from box `i` over `edge(box, base)`; `owner[j]` is base `j`'s box.
+fn augment(i: usize, edge: &impl Fn(usize, usize) -> bool, owner: &mut [usize], seen: &mut [bool]) -> bool {
+    for j in 0..owner.len() {
+        if edge(i, j) && !seen[j] {
+            seen[j] = true;
+            if owner[j] == usize::MAX || augment(owner[j], edge, owner, seen) {
+                owner[j] = i;
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+
+    fn plan_of(text: &str) -> (Analysis, Option<PackingPlan>) {
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let mut starts = vec![false; a.squares()];
+        for b in level.boxes() {
+            starts[a.sq(*b).index()] = true;
+        }
+        let plan = plan(&a, &starts, EXPANSIONS, &mut || false).expect("never stopped");
+        (a, plan)
+    }
+
+    /// XSokoban 50: a goal room along a diagonal, whose boxes come in from the floor beside it.
+    const ROOM: &str = "      ############\n     ##..    #   #\n    ##..* $    $ #\n   ##..*.# # # $##\n   #..*.# # # $  #\n####...#  #    # #\n#  ## #          #\n# @$ $ ###  #   ##\n# $   $   # #   #\n###$$   # # # # #\n  #   $   # # #####\n  # $# #####      #\n  #$   #   #    # #\n  #  ###   ##     #\n  #  #      #    ##\n  ####      ######\n";
+
+    #[test]
+    fn the_room_boxes_wait_outside_and_each_goal_is_filled_once_at_the_end_of_its_line() {
+        let (a, plan) = plan_of(ROOM);
+        let plan = plan.expect("the search takes boxes away");
+        let mut filled = vec![0; a.goals()];
+        for (i, step) in plan.steps.iter().enumerate() {
+            match step.until {
+                NO_UNTIL => {
+                    assert_eq!(step.square, step.goal, "a box's last step fills its goal");
+                    filled[step.goal as usize] += 1;
+                }
+                next => assert!(usize::from(next) > i && plan.steps[usize::from(next)].goal == step.goal),
+            }
+        }
+        assert!(filled.iter().all(|&n| n == 1), "{filled:?}");
+        let waits = plan.steps.iter().filter(|s| usize::from(s.square) >= a.goals()).count();
+        assert!(waits >= 3, "boxes wait outside the room before they go in: {waits}");
+        for (i, &g) in plan.order.iter().enumerate() {
+            assert_eq!(usize::from(plan.rank[usize::from(g)]), i);
+        }
+    }
+
+    #[test]
+    fn a_level_with_no_long_pull_onto_a_start_square_has_no_such_plan() {
+        let (_, plan) = plan_of("#######\n#@$$ ..#\n#######\n");
+        assert!(plan.is_none());
+    }
+}
