@@ -24,8 +24,9 @@
 //! on the square the box arrives on forwards, with the goal it ends on, so a box that waits
 //! outside the room and is pushed in later has a step for each square, linked by
 //! [`Step::until`]. Boxes the line never took away come first, on the squares it left them.
-//! The plan is `None` when the line takes no box away (small levels, where no pull is long
-//! enough): the peel's plan serves.
+//! A line that takes only some boxes away still leads: the boxes it leaves come first, where it
+//! left them. The plan is `None` when the line takes no box away (small levels, where no pull
+//! is long enough): the peel's plan serves.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};

@@ -28,6 +28,11 @@
 //!   start boxes unable to fill the rest (the test the frozen matching applies to every
 //!   state), or while every push onto it leaves the player where it cannot walk to the goals
 //!   still empty. The second pass's plan peels the boxes off in layers instead of one by one.
+//!   The first pass's plan comes from `bases.rs` instead when that search takes any box
+//!   away: a backward search over whole positions in which a box pulled far enough onto a
+//!   start square vanishes with it (FESS's packing search). Its line, reversed, has a step for
+//!   each square a box waits on before its goal (linked, so that a box moving on as planned
+//!   keeps its steps done): a goal room's boxes wait outside it, then go in in order.
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
 //!   number of player regions); in the second pass also the number of boxes on goals in any
 //!   order, in the third whether boxes block the cheapest way to the plan's next goal
@@ -107,7 +112,9 @@
 //! a time limit above `FIRST_ROUND`, its first `FIRST_ROUND` runs that short schedule as a
 //! limit of `FIRST_ROUND` would, midpoint included, so a longer limit finds what the shorter
 //! one finds, as soon; then a first pass that also takes the staging advisor's moves runs
-//! afresh, and the third has the last `THIRD_PASS_SHARE`th of what is left. The staging pass
+//! afresh, and the third has the last `THIRD_PASS_SHARE`th of what is left; these two follow
+//! the plan peeled one box at a time when the first round followed the bases plan, so that a
+//! long limit tries both plans. The staging pass
 //! comes after the first round so that a level the short schedule solves in seconds is solved
 //! as fast under a long limit.
 //!
@@ -142,7 +149,7 @@ mod search;
 mod staging;
 mod way;
 
-use super::{Config, Mode, Solution, SolveError, Stats, astar};
+use super::{Config, FastOptions, Mode, Solution, SolveError, Stats, astar};
 use crate::analysis::Analysis;
 use crate::level::{Level, SolvedRule, Square};
 use hotspots::Hotspots;
@@ -204,7 +211,9 @@ fn solve_passes(
         Hotspots::empty(a)
     };
     if config.threads > 1 {
-        let shared = portfolio::Shared { level, a, plan: &plan, hot: &hot, passes };
+        let peeled = peeled_plan(level, a, config, &plan, started)?;
+        let peeled = peeled.as_ref().unwrap_or(&plan);
+        let shared = portfolio::Shared { level, a, plan: &plan, peeled, hot: &hot, passes };
         return portfolio::solve(&shared, config, started);
     }
     // The backward searches grow beside the passes, at their pace and under their share.
@@ -226,8 +235,19 @@ fn solve_passes(
             true => left.unwrap_or_default().saturating_sub(FIRST_ROUND) / THIRD_PASS_SHARE,
             false => std::time::Duration::ZERO,
         };
-        let r = staging_after(&last, &mut learned, third, round);
-        close_with_rest(&last, &mut learned, r)
+        // The passes after it follow the peel's plan when the round followed the bases
+        // plan: a long limit tries both.
+        match &round {
+            Err(SolveError::Timeout(_)) => match peeled_plan(level, a, config, &plan, started) {
+                Ok(peeled) => {
+                    let after = Last { plan: peeled.as_ref().unwrap_or(&plan), ..last };
+                    let r = staging_after(&after, &mut learned, third, round);
+                    close_with_rest(&after, &mut learned, r)
+                }
+                Err(_) => round,
+            },
+            _ => round,
+        }
     } else {
         short_schedule(&last, &mut learned, &passes, midpoint)
     };
@@ -299,6 +319,25 @@ fn second_plan(last: &Last<'_>) -> Result<Option<packing::PackingPlan>, SolveErr
     let Last { level, a, config, plan, started, .. } = *last;
     match config.fast.layers {
         true => plan_within(level, a, config, Peel::Layers, started).map(|layered| Some(layered).filter(|p| p != plan)),
+        false => Ok(None),
+    }
+}
+
+/// The plan peeled one box at a time (`packing.rs`), when the first pass follows the bases
+/// plan (`bases.rs`) and the two differ: the passes after a long limit's first round follow
+/// it, so that a level the one plan leads astray gets the other. `None`: the first's.
+fn peeled_plan(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    plan: &packing::PackingPlan,
+    started: Instant,
+) -> Result<Option<packing::PackingPlan>, SolveError> {
+    match config.fast.bases {
+        true => {
+            let peel = Config { fast: FastOptions { bases: false, ..config.fast }, ..config.clone() };
+            plan_within(level, a, &peel, Peel::OneByOne, started).map(|p| Some(p).filter(|p| p != plan))
+        }
         false => Ok(None),
     }
 }
@@ -453,7 +492,8 @@ pub enum PlanStep {
         goal: Square,
     },
     /// A box bound for `goal` should arrive now on the parking square `at` (it cannot come
-    /// from the start squares later, once the goals before it are full) and wait there.
+    /// from the start squares later, once the goals before it are full) and wait there; a
+    /// box may wait on several such squares in turn, a step each.
     Park {
         /// The parking square.
         at: Square,
@@ -462,10 +502,12 @@ pub enum PlanStep {
     },
 }
 
-/// The packing plan the fast engine follows on `level`: the order in which to fill the goals,
-/// with the parking steps among them, worked out backwards from the solved position and
-/// checked forwards from the start (as `--no-parking` and `--no-plan-check` in `config`
-/// say), under `config`'s time limit and cancel flag. Empty when the fast engine does not
+/// The packing plan the fast engine's first pass follows on `level`: the order in which to
+/// fill the goals, with the parking steps among them, worked out backwards from the solved
+/// position, by the search that takes boxes away at the start squares when it takes any
+/// (unless `config.fast.bases` is off), else by peeling the boxes off one at a time and
+/// checking the order forwards from the start (as `--no-parking` and `--no-plan-check` in
+/// `config` say), under `config`'s time limit and cancel flag. Empty when the fast engine does not
 /// handle the level's rule (it hands such levels to A*).
 ///
 /// ```

@@ -16,7 +16,10 @@
 //! | 5 | | | | | the first pass over relaxed distances |
 //!
 //! The first lane gives the midpoint (`midpoint.rs`) the last fifth of its time, as one thread
-//! does; the other lanes with two searches give each half. Under a time limit above
+//! does; the other lanes with two searches give each half. The first, second and relaxed
+//! passes follow the plans one thread's first two passes follow; the blocked and staging
+//! passes (and the first lane's staging pass) the plan peeled one box at a time, as one
+//! thread's passes after a long limit's first round do, so that two plans are tried at once. Under a time limit above
 //! `FIRST_ROUND` the first lane's pass runs as one thread's does: its first round without the
 //! staging advisor, then a pass with it afresh on the rest of its share. More threads than
 //! lanes are left unused. Searches differ in what they try first, not in what they can find, so they
@@ -31,8 +34,8 @@
 //!
 //! # What is shared
 //!
-//! The analysis, the first packing plan and the hotspot table are worked out once and read by
-//! every lane. The deadlock patterns a lane proves go into a log that every other lane takes
+//! The analysis, the first packing plan, the peeled one and the hotspot table are worked out
+//! once and read by every lane. The deadlock patterns a lane proves go into a log that every other lane takes
 //! in before it next checks a state for deadlock (a pattern is a fact about the level, so it
 //! holds in every search of it); the rest of what a lane learns stays its own. The reported
 //! counters are the lanes' summed;
@@ -61,6 +64,9 @@ pub struct Shared<'s> {
     pub level: &'s Level,
     pub a: &'s Analysis,
     pub plan: &'s PackingPlan,
+    /// The plan peeled one box at a time, for the lanes that follow it (the first plan when
+    /// that is the same or the bases plan is off).
+    pub peeled: &'s PackingPlan,
     pub hot: &'s Hotspots,
     pub passes: [Weights; 3],
 }
@@ -284,7 +290,7 @@ fn run_strategy(
     learned: &mut Learned,
     started: Instant,
 ) -> Option<Result<Solution, SolveError>> {
-    let Shared { level, a, plan, hot, passes } = *shared;
+    let Shared { level, a, plan, peeled, hot, passes } = *shared;
     let long = config.time_limit.is_some_and(|t| t > FIRST_ROUND) && config.node_limit.is_none();
     let staging = config.fast.staging.then_some(0);
     let run = |plan: &PackingPlan, config: &Config, weights: Weights, learned: &mut Learned| {
@@ -298,8 +304,17 @@ fn run_strategy(
             let round = Config { time_limit: config.time_limit.map(|t| t.min(FIRST_ROUND)), ..config.clone() };
             let first = run(plan, &round, passes[0], learned);
             let weights = passes[0];
-            let last =
-                Last { level, a, config, forward_nodes: None, plan, hot, weights, closing: None, started: begun };
+            let last = Last {
+                level,
+                a,
+                config,
+                forward_nodes: None,
+                plan: peeled,
+                hot,
+                weights,
+                closing: None,
+                started: begun,
+            };
             staging_after(&last, learned, Duration::ZERO, first)
         }
         Strategy::First => run(plan, config, passes[0], learned),
@@ -313,8 +328,8 @@ fn run_strategy(
             };
             run(layered.as_ref().unwrap_or(plan), config, passes[1], learned)
         }
-        Strategy::Blocked => run(plan, config, passes[2], learned),
-        Strategy::Staging => run(plan, config, Weights { staging, ..passes[0] }, learned),
+        Strategy::Blocked => run(peeled, config, passes[2], learned),
+        Strategy::Staging => run(peeled, config, Weights { staging, ..passes[0] }, learned),
         Strategy::Relaxed => {
             let relaxed = Config { fast: FastOptions { aware: false, ..config.fast }, ..config.clone() };
             run(plan, &relaxed, passes[0], learned)
