@@ -104,7 +104,8 @@ struct Search<'a> {
 
 /// The plan of the search's best line (see the module docs) for the level behind `a`, whose
 /// boxes start on the squares marked in `starts`, within `expansions`: `Some(None)` when the
-/// line takes no box away, `None` when `stop` (asked before each expansion) says so.
+/// line takes no box away, `None` when `stop` (asked for each square a box search reaches)
+/// says so.
 pub fn plan(
     a: &Analysis,
     starts: &[bool],
@@ -113,7 +114,8 @@ pub fn plan(
 ) -> Option<Option<PackingPlan>> {
     let mut search = Search::new(a, starts);
     let best = search.run(expansions, stop)?;
-    let best = &search.nodes[best as usize];
+    // No root: no free floor round the solved position (no level the engine takes).
+    let Some(best) = search.nodes.get(best as usize) else { return Some(None) };
     Some((best.boxes.len() < a.goals()).then(|| search.plan_to(best)))
 }
 
