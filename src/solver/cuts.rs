@@ -11,16 +11,9 @@
 //! ranges of `pos`'s children that it cuts off (their low links do not reach above `pos`).
 
 use crate::analysis::{Analysis, Sq};
-use crate::level::Dir;
 
 /// No square: a wall beside a square, or no parent in the search.
 const NONE: u16 = u16::MAX;
-
-/// The square beside `s` in direction `d`, or [`NONE`] for a wall.
-#[inline]
-fn nb(a: &Analysis, s: usize, d: Dir) -> u16 {
-    a.neighbor(Sq::new(s), d).map_or(NONE, |t| t.index() as u16)
-}
 
 /// The sides of `s` that are floor free in `occupied`: bit `d` for the side in direction
 /// `Dir::ALL[d]`. Read at once for the four, so the search takes a square's free sides without a
@@ -202,30 +195,6 @@ impl Cuts {
         }
     }
 
-    /// The child of `pos` in whose subtree the descendant `t` lies.
-    #[inline]
-    fn child_towards(&self, a: &Analysis, pos: usize, t: usize) -> Option<usize> {
-        Dir::ALL.iter().map(|&e| nb(a, pos, e)).find_map(|c| {
-            let c = c as usize;
-            let holds = c != NONE as usize
-                && self.stamp[c] == self.stamp[pos]
-                && self.parent[c] as usize == pos
-                && self.disc[c] <= self.disc[t]
-                && self.disc[t] < self.disc[c] + self.size[c];
-            holds.then_some(c)
-        })
-    }
-
-    /// The child of `pos` whose subtree, cut off from the rest by a box on `pos`, holds the
-    /// reached square `t`; `None` when `t` is in the part above `pos`.
-    #[inline]
-    fn cut_off_child(&self, a: &Analysis, pos: usize, t: usize) -> Option<usize> {
-        if self.disc[t] <= self.disc[pos] {
-            return None;
-        }
-        self.child_towards(a, pos, t).filter(|&c| self.cuts_off(pos, c))
-    }
-
     /// Whether `pos` cuts the subtree of its child `c` off from the rest.
     #[inline]
     fn cuts_off(&self, pos: usize, c: usize) -> bool {
@@ -247,31 +216,8 @@ impl Cuts {
     /// The part of the last search's floor that holds the reached square `t` (not `pos`) once
     /// a box stands on `pos`, as (a key equal for squares of the same part, its lowest square).
     #[inline]
-    pub(crate) fn part(&self, a: &Analysis, occupied: &[u8], pos: usize, t: usize) -> (u32, u16) {
-        if let Some(c) = self.cut_off_child(a, pos, t) {
-            return (c as u32, self.lowest[c]);
-        }
-        // The part above `pos`: everything outside its subtree, with the subtrees of the
-        // children that have a way round.
-        let (first, last) = (self.disc[pos] as usize, (self.disc[pos] + self.size[pos] - 1) as usize);
-        let lowest = self
-            .children_round(a, occupied, pos)
-            .fold(self.head[first].min(self.tail[last]), |low, c| low.min(self.lowest[c]));
-        (u32::MAX, lowest)
-    }
-
-    /// The children of `pos` whose subtrees have a way round it (they stay joined to the part
-    /// above `pos` once a box stands there).
-    #[inline]
-    fn children_round(&self, a: &Analysis, occupied: &[u8], pos: usize) -> impl Iterator<Item = usize> {
-        Dir::ALL.into_iter().filter_map(move |e| {
-            let c = nb(a, pos, e);
-            if c == NONE || occupied[c as usize] != 0 {
-                return None;
-            }
-            let c = c as usize;
-            (self.stamp[c] == self.stamp[pos] && self.parent[c] as usize == pos && !self.cuts_off(pos, c)).then_some(c)
-        })
+    pub(crate) fn part(&self, a: &Analysis, pos: usize, t: usize) -> (u32, u16) {
+        self.around(a, pos).part(self.disc[t])
     }
 
     /// The parts of `pos`'s tree once a box stands on `pos` (see [`Around`]).

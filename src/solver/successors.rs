@@ -503,7 +503,7 @@ impl Successors {
         let mut low = from.index() as u16;
         for t in a.neighbor_indices(from) {
             if usize::from(t) < self.occupied.len() && self.occupied[usize::from(t)] == 0 {
-                low = low.min(self.cut_points.part(a, &self.occupied, to.index(), usize::from(t)).1);
+                low = low.min(self.cut_points.part(a, to.index(), usize::from(t)).1);
             }
         }
         debug_assert_eq!(Sq::new(usize::from(low)), flood(a, &mut self.child_region, &self.occupied, from, None));

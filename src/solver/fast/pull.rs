@@ -574,7 +574,7 @@ impl Puller {
             };
             // The child's region: the part of this region round `step` once the box stands on
             // `to`, joined by `from` (and the parts it touches) when `from` touches it.
-            let (part, lowest) = self.cuts.part(a, &self.occupied, to, step);
+            let (part, lowest) = self.cuts.part(a, to, step);
             let (mut touches, mut others, mut elsewhere) = (false, NO_SQUARE, false);
             for d in Dir::ALL {
                 let Some(t) = a.neighbor(Sq::new(from), d).map(Sq::index) else { continue };
@@ -585,7 +585,7 @@ impl Puller {
                     elsewhere = true;
                     continue;
                 }
-                match self.cuts.part(a, &self.occupied, to, t) {
+                match self.cuts.part(a, to, t) {
                     (key, _) if key == part => touches = true,
                     (_, low) => others = others.min(low),
                 }
