@@ -35,6 +35,7 @@ use super::packing::{NO_UNTIL, PackingPlan, Step};
 use crate::analysis::region::Labels;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
+use crate::solver::cuts::Cuts;
 
 /// A base move takes a box at least this many pulls (FESS's "big distance"): a box pulled onto
 /// a base a few squares off is not away; it stands where the forward search must move it.
@@ -92,11 +93,11 @@ struct Search<'a> {
     /// The bytes the states take (see [`MAX_BYTES`]).
     bytes: usize,
     labels: Labels,
-    occupied: Vec<bool>,
-    /// Per square, the lowest square of the region on each side with a box there
-    /// ([`NONE`] for a wall or a box), valid while `sides_stamp` is the box search's.
-    sides: Vec<[u16; 4]>,
-    sides_stamp: Vec<u32>,
+    /// The boxes of the state being expanded (nonzero), the pulled box lifted while its
+    /// search runs.
+    occupied: Vec<u8>,
+    /// The free floor's articulation points, one forest per expansion (see [`Cuts::lifted_sides`]).
+    cuts: Cuts,
     /// (square, side) pairs the current box search reached.
     visited: Vec<u32>,
     stamp: u32,
@@ -137,9 +138,8 @@ impl<'a> Search<'a> {
             seen: HashSet::new(),
             bytes: 0,
             labels: Labels::new(n),
-            occupied: vec![false; n],
-            sides: vec![[NONE; 4]; n],
-            sides_stamp: vec![0; n],
+            occupied: vec![0; n],
+            cuts: Cuts::new(n),
             visited: vec![0; n * 4],
             stamp: 0,
         }
@@ -150,7 +150,7 @@ impl<'a> Search<'a> {
         let a = self.a;
         let goals: Vec<u16> = (0..a.goals() as u16).collect();
         self.set_boxes(&goals);
-        let regions = self.labels.fill(a, |s| !self.occupied[s]);
+        let regions = self.labels.fill(a, |s| self.occupied[s] == 0);
         let players: Vec<u16> = (0..regions).map(|r| self.labels.seed(r).index() as u16).collect();
         let mut open = Open::new();
         for player in players {
@@ -195,9 +195,9 @@ impl<'a> Search<'a> {
     }
 
     fn set_boxes(&mut self, boxes: &[u16]) {
-        self.occupied.fill(false);
+        self.occupied.fill(0);
         for &b in boxes {
-            self.occupied[b as usize] = true;
+            self.occupied[b as usize] = 1;
         }
     }
 
@@ -208,9 +208,18 @@ impl<'a> Search<'a> {
         let node = &self.nodes[id as usize];
         let (boxes, bases, player) = (node.boxes.clone(), node.bases.clone(), node.player);
         self.set_boxes(&boxes);
-        self.labels.fill(a, |s| !self.occupied[s]);
+        self.labels.fill(a, |s| self.occupied[s] == 0);
         let region = self.labels.region_of(Sq::new(player as usize));
         let reached: Vec<bool> = a.all().map(|s| self.labels.region_of(s) == region).collect();
+        // One forest of the free floor, every box in place, for every box's search.
+        self.cuts.start_forest();
+        for &b in &boxes {
+            for t in a.neighbor_indices(Sq::new(usize::from(b))) {
+                if usize::from(t) < self.occupied.len() && self.occupied[usize::from(t)] == 0 {
+                    self.cuts.grow_tree(a, &self.occupied, usize::from(t));
+                }
+            }
+        }
         let mut pulled = Vec::new();
         let mut away = Vec::new();
         for (i, &b) in boxes.iter().enumerate() {
@@ -251,7 +260,7 @@ impl<'a> Search<'a> {
             .map(|(b, to, side, others, left)| {
                 // The box is gone: the player's region is the one round where it stood.
                 self.set_boxes(&others);
-                self.labels.fill(a, |s| !self.occupied[s]);
+                self.labels.fill(a, |s| self.occupied[s] == 0);
                 let r = self.labels.region_of(Sq::new(side as usize));
                 let player = r.map_or(NONE, |r| self.labels.seed(r).index() as u16);
                 Node { parent: id, from: b, to, removed: true, boxes: others, bases: left, player }
@@ -267,14 +276,14 @@ impl<'a> Search<'a> {
         let a = self.a;
         self.stamp += 1;
         let stamp = self.stamp;
-        self.occupied[b as usize] = false;
+        self.occupied[b as usize] = 0;
         let nb = |s: usize, d: Dir| a.neighbor(Sq::new(s), d).map(|t| t.index());
         // (box square, side of the player, pulls): the player steps back from the box's
         // square to that side's next square and drags the box one square.
         let mut queue: Vec<(u16, u8, u16)> = Vec::new();
         for (k, d) in Dir::ALL.into_iter().enumerate() {
-            let Some(p) = nb(b as usize, d).filter(|&p| reached[p] && !self.occupied[p]) else { continue };
-            if nb(p, d).is_some_and(|q| !self.occupied[q]) {
+            let Some(p) = nb(b as usize, d).filter(|&p| reached[p] && self.occupied[p] == 0) else { continue };
+            if nb(p, d).is_some_and(|q| self.occupied[q] == 0) {
                 queue.push((p as u16, k as u8, 1));
                 self.visited[p * 4 + k] = stamp;
             }
@@ -285,10 +294,10 @@ impl<'a> Search<'a> {
         while let Some(&(pos, k, pulls)) = queue.get(head) {
             head += 1;
             if stop() {
-                self.occupied[b as usize] = true;
+                self.occupied[b as usize] = 1;
                 return None;
             }
-            let sides = self.sides_of(pos as usize, stamp);
+            let sides = self.sides_of(b as usize, pos as usize);
             let side = sides[k as usize];
             if self.from_starts[pos as usize] && found.insert((pos, side)) {
                 let player = nb(pos as usize, Dir::ALL[k as usize]).map_or(NONE, |q| q as u16);
@@ -299,34 +308,25 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 let Some(p2) = nb(pos as usize, d2) else { continue };
-                let room = nb(p2, d2).is_some_and(|q| !self.occupied[q] && q != pos as usize);
+                let room = nb(p2, d2).is_some_and(|q| self.occupied[q] == 0 && q != pos as usize);
                 if room && self.visited[p2 * 4 + k2] != stamp {
                     self.visited[p2 * 4 + k2] = stamp;
                     queue.push((p2 as u16, k2 as u8, pulls.saturating_add(1)));
                 }
             }
         }
-        self.occupied[b as usize] = true;
+        self.occupied[b as usize] = 1;
         Some(out)
     }
 
-    /// The lowest square of the region on each side of `pos` with a box there (the other boxes
-    /// in `occupied`), [`NONE`] for a wall or a box; worked out once per box search (`stamp`).
-    fn sides_of(&mut self, pos: usize, stamp: u32) -> [u16; 4] {
-        if self.sides_stamp[pos] == stamp {
-            return self.sides[pos];
-        }
-        let a = self.a;
-        self.labels.fill(a, |s| !self.occupied[s] && s.index() != pos);
-        let mut sides = [NONE; 4];
-        for (k, d) in Dir::ALL.into_iter().enumerate() {
-            if let Some(r) = a.neighbor(Sq::new(pos), d).and_then(|t| self.labels.region_of(t)) {
-                sides[k] = self.labels.seed(r).index() as u16;
-            }
-        }
-        self.sides[pos] = sides;
-        self.sides_stamp[pos] = stamp;
-        sides
+    /// The lowest square of the region on each side of `pos` with the box from `lifted` there
+    /// (the other boxes in `occupied`), [`NONE`] for a wall or a box: read from the
+    /// expansion's forest, the square the box left joining the parts beside it.
+    fn sides_of(&mut self, lifted: usize, pos: usize) -> [u16; 4] {
+        self.occupied[pos] = 1;
+        let (_, lows) = self.cuts.lifted_sides(self.a, &self.occupied, lifted, pos);
+        self.occupied[pos] = 0;
+        lows
     }
 
     /// Whether each of `boxes` can take a base of `bases` of its own, a base reaching its box

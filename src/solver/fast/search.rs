@@ -717,25 +717,19 @@ pub fn plan(
         starts[a.sq(*b).index()] = true;
     }
     let stop = &mut || stop_reason(config, started).is_some();
-    if peel == Peel::OneByOne && config.fast.bases {
-        match super::bases::plan(a, &starts, super::bases::EXPANSIONS, stop) {
-            Some(Some(plan)) => return Ok(plan),
-            Some(None) => {}
-            None => {
-                return Err(stopped(
-                    config,
-                    started,
-                    Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() },
-                ));
-            }
-        }
+    let halted = || stopped(config, started, Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() });
+    if peel == Peel::OneByOne
+        && config.fast.bases
+        && let Some(plan) = super::bases::plan(a, &starts, super::bases::EXPANSIONS, stop).ok_or_else(halted)?
+    {
+        return Ok(plan);
     }
     let plan = PackingPlan::peeled(a, &starts, a.sq(level.player()).index(), config.fast.parking, peel, stop);
     let plan = match plan {
         Some(plan) if config.fast.plan_check => plan.checked_from_start(a, &starts, stop),
         plan => plan,
     };
-    plan.ok_or_else(|| stopped(config, started, Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }))
+    plan.ok_or_else(halted)
 }
 
 /// What a pass's moves cost (see [`super`]): a move named by the packing, connectivity or
