@@ -1,8 +1,8 @@
 //! Articulation points of the free floor: a depth-first search with discovery order, low links
 //! and subtree sizes (Hopcroft and Tarjan), so that the part of the floor a square falls in once
-//! a box stands on another square is known without a flood. The fast engine's macro moves read
-//! the sides of each square a box reaches, and the player's region after each move, from one
-//! search per state over the whole free floor (a forest, every box in place), joining the
+//! a box stands on another square is known without a flood. The fast engine's macro moves (and
+//! the macro pulls of its bases plan's search) read the sides of each square a box reaches, and
+//! the player's region after each move, from one search per state over the whole free floor (a forest, every box in place), joining the
 //! parts beside the square the moved box left; its backward search and A*'s successors read
 //! the player's region after a move from a search of the player's region.
 //!
@@ -359,25 +359,6 @@ mod tests {
     use crate::analysis::region::{self, Flood};
     use crate::format::parse_levels;
 
-    /// The lowest square of the part of the floor free in `occupied` that holds `t`.
-    fn lowest_by_flood(a: &Analysis, occupied: &[u8], t: usize) -> u16 {
-        let mut seen = vec![false; occupied.len()];
-        let mut todo = vec![t];
-        seen[t] = true;
-        let mut low = t;
-        while let Some(s) = todo.pop() {
-            low = low.min(s);
-            for n in a.neighbor_indices(Sq::new(s)) {
-                let n = usize::from(n);
-                if n < occupied.len() && occupied[n] == 0 && !seen[n] {
-                    seen[n] = true;
-                    todo.push(n);
-                }
-            }
-        }
-        low as u16
-    }
-
     #[test]
     fn lifted_sides_agree_with_floods_for_every_box_and_square() {
         let texts = [
@@ -416,7 +397,11 @@ mod tests {
                     assert_eq!(labels, want, "box {b} on {pos}: groups");
                     for (d, t) in a.neighbor_indices(Sq::new(pos)).into_iter().enumerate() {
                         let free = usize::from(t) < n && occupied[usize::from(t)] == 0;
-                        let want = if free { lowest_by_flood(&a, &occupied, usize::from(t)) } else { NONE };
+                        let want = if free {
+                            flood.player(&a, &occupied, Sq::new(usize::from(t))).index() as u16
+                        } else {
+                            NONE
+                        };
                         assert_eq!(lows[d], want, "box {b} on {pos}, side {d}: lowest square");
                     }
                     occupied[pos] = 0;
