@@ -208,3 +208,15 @@ fn the_plan_of_the_search_that_takes_boxes_away_leads_sooner() {
     let peeled = Config { fast: FastOptions { bases: false, ..FastOptions::default() }, ..fast_config(3_000) };
     assert!(matches!(solve(level, &peeled), Err(SolveError::NodeLimit(_))));
 }
+
+#[test]
+fn the_first_sprint_does_not_wait_for_its_share() {
+    // XSokoban 55: the pass reaches a state with few boxes left within a few hundred
+    // expansions, and the sprint from it finishes the level; waiting for the sprints' share
+    // of the expansions, or with no sprints, the pass alone takes thousands.
+    let level = &collection("xsokoban90.xsb")[54];
+    let sprinted = solve(level, &fast_config(1_000)).expect("solved by the first sprint");
+    assert!(verify(level, &sprinted.lurd).is_valid_solution());
+    let alone = Config { fast: FastOptions { sprints: false, ..FastOptions::default() }, ..fast_config(1_000) };
+    assert!(matches!(solve(level, &alone), Err(SolveError::NodeLimit(_))));
+}

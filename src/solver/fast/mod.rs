@@ -66,9 +66,10 @@
 //!   pay for its length.
 //! - **Sprints** (`search::sprint`): a state that puts more boxes on goals than any before it
 //!   in its pass, with at most six left to place, gets a short search of its own from it,
-//!   with a packing plan made afresh for its boxes: the first plan stops leading once goals
-//!   are filled out of its order. A sprint learns on its own, so the search goes on as before
-//!   when it fails, and the sprints together take at most a quarter of the expansions.
+//!   with a packing plan made afresh for its boxes (peeled one box at a time): the first plan
+//!   stops leading once goals are filled out of its order. A sprint learns on its own, so the
+//!   search goes on as before when it fails; the first runs as soon as it is due, and the
+//!   sprints after it only while all of them take at most a quarter of the expansions.
 //! - **Backward search** (`pull.rs`): beside the passes, best-first searches pull boxes off
 //!   the goals towards the start squares, ordered by the matching of boxes to start squares:
 //!   one greedy, one cycling over feature cells. Reaching the start solves the level outright
