@@ -2,9 +2,10 @@
 //! and subtree sizes (Hopcroft and Tarjan), so that the part of the floor a square falls in once
 //! a box stands on another square is known without a flood. The fast engine's macro moves (and
 //! the macro pulls of its bases plan's search) read the sides of each square a box reaches, and
-//! the player's region after each move, from one search per state over the whole free floor (a forest, every box in place), joining the
-//! parts beside the square the moved box left; its backward search and A*'s successors read
-//! the player's region after a move from a search of the player's region.
+//! the player's region after each move, from one search per state over the whole free floor
+//! (a forest, every box in place); its backward search and A*'s successors read the player's
+//! region after a move from a search of the player's region. All of them join the parts
+//! beside the square the moved box left in one place, [`Cuts::opened`].
 //!
 //! The search numbers squares in discovery order, so a subtree is a range of numbers: which
 //! part of the floor a square falls in once a box stands on `pos` is a comparison with the
@@ -263,24 +264,8 @@ impl Cuts {
             }
             return (labels_of(keys), lows);
         }
-        // The parts that the square the box left joins: those of its free neighbours, and the
-        // square itself.
-        let tree = self.root[pos];
         let around = self.around(a, pos);
-        let mut joined = [NO_SIDE; 4];
-        let mut join_low = lifted as u16;
-        for (e, n) in a.neighbor_indices(Sq::new(lifted)).into_iter().enumerate() {
-            if !free(n) {
-                continue;
-            }
-            let root = self.root[n as usize];
-            let (key, low) = match root == tree {
-                true => around.part(self.disc[n as usize]),
-                false => (NO_SIDE, self.lowest[root as usize]),
-            };
-            joined[e] = key;
-            join_low = join_low.min(low);
-        }
+        let Opened { keys: joined, low: join_low, .. } = self.opened_around(a, occupied, lifted, pos, &around);
         for (d, t) in a.neighbor_indices(Sq::new(pos)).into_iter().enumerate() {
             if !free(t) {
                 continue;
@@ -296,6 +281,52 @@ impl Cuts {
         }
         (labels_of(keys), lows)
     }
+
+    /// What the square `lifted` opens onto once the box that stood on it stands on `pos`
+    /// instead (`occupied` shows the box there): see [`Opened`]. `pos` is a square the last
+    /// search reached.
+    #[inline]
+    pub(crate) fn opened(&self, a: &Analysis, occupied: &[u8], lifted: usize, pos: usize) -> Opened {
+        self.opened_around(a, occupied, lifted, pos, &self.around(a, pos))
+    }
+
+    /// [`Cuts::opened`] with the parts round `pos` read already.
+    #[inline]
+    fn opened_around(&self, a: &Analysis, occupied: &[u8], lifted: usize, pos: usize, around: &Around) -> Opened {
+        let (tree, generation) = (self.root[pos], self.stamp[pos]);
+        let mut opened = Opened { keys: [NO_SIDE; 4], low: lifted as u16, whole: true };
+        for (e, n) in a.neighbor_indices(Sq::new(lifted)).into_iter().enumerate() {
+            let n = usize::from(n);
+            if occupied.get(n).is_none_or(|&o| o != 0) {
+                continue;
+            }
+            if self.stamp[n] != generation {
+                opened.whole = false;
+                continue;
+            }
+            let root = self.root[n];
+            let (key, low) = match root == tree {
+                true => around.part(self.disc[n]),
+                false => (NO_SIDE, self.lowest[usize::from(root)]),
+            };
+            opened.keys[e] = key;
+            opened.low = opened.low.min(low);
+        }
+        opened
+    }
+}
+
+/// The square a box left, once the box stands on another ([`Cuts::opened`]): the square joins
+/// the parts of the floor beside it into one.
+pub(crate) struct Opened {
+    /// For each side of the square left (`Dir::ALL` order), the key of the part it opens onto,
+    /// as [`Cuts::part`] gives it ([`NO_SIDE`] for a wall, a box, a side the search did not
+    /// reach, or a part of another tree of a forest, which no box cuts).
+    pub keys: [u32; 4],
+    /// The lowest square of the square left and the parts it joins.
+    pub low: u16,
+    /// Whether the search reached every free side (else `low` leaves the others out).
+    pub whole: bool,
 }
 
 /// The key of a side that is a wall or a box, in [`labels_of`].
@@ -359,16 +390,55 @@ mod tests {
     use crate::analysis::region::{self, Flood};
     use crate::format::parse_levels;
 
+    /// Levels for the tests: open floor, a goal room, and boxes that close off parts of the
+    /// floor (so that a forest has several trees and a region does not reach every square).
+    const TEXTS: [&str; 4] = [
+        "  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########\n",
+        "#######\n#.$ $.#\n# $@$ #\n#.   .#\n#######\n",
+        "#########\n#  #.   #\n# $$  $.#\n#@ #  $ #\n##$##.  #\n#.  # . #\n#########\n",
+        "    #####\n    #   #\n    #$  #\n  ###  $##\n  #  $ $ #\n### # ## #   ######\n#   # ## #####  ..#\n# $  $          ..#\n##### ### #@##  ..#\n    #     #########\n    #######\n",
+    ];
+
+    #[test]
+    fn a_square_left_opens_onto_what_a_flood_from_it_finds() {
+        // A search of the player's region only (one tree): each box moved one step onto a
+        // square of the region, the square it left joins the parts beside it; `whole` exactly
+        // when every free side of that square is in the region.
+        for text in TEXTS {
+            let level = parse_levels(text).unwrap().remove(0);
+            let a = Analysis::new(&level);
+            let n = a.squares();
+            let mut occupied = vec![0u8; n];
+            let boxes: Vec<usize> = level.boxes().iter().map(|&b| a.sq(b).index()).collect();
+            for &b in &boxes {
+                occupied[b] = 1;
+            }
+            let mut cuts = Cuts::new(n);
+            let generation = cuts.run_next(&a, &occupied, a.sq(level.player()).index());
+            let mut flood = Flood::new(n);
+            for &b in &boxes {
+                for to in a.neighbor_indices(Sq::new(b)).map(usize::from) {
+                    if to >= n || !cuts.reached(to, generation) {
+                        continue;
+                    }
+                    (occupied[b], occupied[to]) = (0, 1);
+                    let opened = cuts.opened(&a, &occupied, b, to);
+                    let sides = a.neighbor_indices(Sq::new(b)).map(usize::from);
+                    let mut free = sides.into_iter().filter(|&t| t < n && occupied[t] == 0);
+                    assert_eq!(opened.whole, free.all(|t| cuts.reached(t, generation)), "box {b} to {to}: whole");
+                    if opened.whole {
+                        let want = flood.player(&a, &occupied, Sq::new(b)).index() as u16;
+                        assert_eq!(opened.low, want, "box {b} to {to}: lowest square");
+                    }
+                    (occupied[b], occupied[to]) = (1, 0);
+                }
+            }
+        }
+    }
+
     #[test]
     fn lifted_sides_agree_with_floods_for_every_box_and_square() {
-        let texts = [
-            "  ####\n###  ####\n#     $ #\n# #  #$ #\n# . .#@ #\n#########\n",
-            "#######\n#.$ $.#\n# $@$ #\n#.   .#\n#######\n",
-            // Boxes that close off parts of the floor, so the forest has several trees.
-            "#########\n#  #.   #\n# $$  $.#\n#@ #  $ #\n##$##.  #\n#.  # . #\n#########\n",
-            "    #####\n    #   #\n    #$  #\n  ###  $##\n  #  $ $ #\n### # ## #   ######\n#   # ## #####  ..#\n# $  $          ..#\n##### ### #@##  ..#\n    #     #########\n    #######\n",
-        ];
-        for text in texts {
+        for text in TEXTS {
             let level = parse_levels(text).unwrap().remove(0);
             let a = Analysis::new(&level);
             let n = a.squares();

@@ -500,12 +500,7 @@ impl Successors {
         if self.cuts == CutsState::Wanted {
             self.make_cuts(a, from, to, lowest);
         }
-        let mut low = from.index() as u16;
-        for t in a.neighbor_indices(from) {
-            if usize::from(t) < self.occupied.len() && self.occupied[usize::from(t)] == 0 {
-                low = low.min(self.cut_points.part(a, to.index(), usize::from(t)).1);
-            }
-        }
+        let low = self.cut_points.opened(a, &self.occupied, from.index(), to.index()).low;
         debug_assert_eq!(Sq::new(usize::from(low)), flood(a, &mut self.child_region, &self.occupied, from, None));
         Sq::new(usize::from(low))
     }

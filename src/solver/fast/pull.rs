@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use super::keyed::{self, Keyed, hash_key};
 use crate::analysis::region::{Flood, relaxed_pushes};
-use crate::analysis::{Analysis, NO_SQUARE, Sq, UNREACHABLE};
+use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{Dir, Level};
 use crate::solver::cuts::Cuts;
 use crate::solver::expand::Push;
@@ -574,29 +574,15 @@ impl Puller {
             };
             // The child's region: the part of this region round `step` once the box stands on
             // `to`, joined by `from` (and the parts it touches) when `from` touches it.
-            let (part, lowest) = self.cuts.part(a, to, step);
-            let (mut touches, mut others, mut elsewhere) = (false, NO_SQUARE, false);
-            for d in Dir::ALL {
-                let Some(t) = a.neighbor(Sq::new(from), d).map(Sq::index) else { continue };
-                if t == to || self.occupied[t] != 0 {
-                    continue;
-                }
-                if !self.cuts.reached(t, generation) {
-                    elsewhere = true;
-                    continue;
-                }
-                match self.cuts.part(a, to, t) {
-                    (key, _) if key == part => touches = true,
-                    (_, low) => others = others.min(low),
-                }
-            }
             self.occupied[from] = 0;
             self.occupied[to] = 1;
-            let player = match (touches, elsewhere) {
+            let (part, lowest) = self.cuts.part(a, to, step);
+            let opened = self.cuts.opened(a, &self.occupied, from, to);
+            let player = match (opened.keys.contains(&part), opened.whole) {
                 (false, _) => lowest,
-                (true, false) => lowest.min(others).min(from as u16),
+                (true, true) => opened.low,
                 // Another region joins through `from`: its squares are not in the cuts.
-                (true, true) => self.reach.player(a, &self.occupied, Sq::new(step)).index() as u16,
+                (true, false) => self.reach.player(a, &self.occupied, Sq::new(step)).index() as u16,
             };
             debug_assert_eq!(player, Flood::new(n).player(a, &self.occupied, Sq::new(step)).index() as u16);
             self.occupied[to] = 0;
