@@ -8,15 +8,21 @@
 //!
 //! | lane | threads ≥ 2 | ≥ 3 | ≥ 4 | ≥ 5 | ≥ 6 |
 //! |---|---|---|---|---|---|
-//! | 0 | the first pass with the backward searches, then the midpoint | = | = | = | = |
+//! | 0 | the first pass with the backward searches, the second pass, then the midpoint | = | = | = | = |
 //! | 1 | the second pass, then the blocked one | the second pass | = | = | = |
 //! | 2 | | the blocked pass, then the staging one | the blocked pass | = | = |
 //! | 3 | | | the first pass with the staging advisor | = | = |
 //! | 4 | | | | A* over pushes | = |
 //! | 5 | | | | | the first pass over relaxed distances |
 //!
-//! The first lane gives the midpoint (`midpoint.rs`) the last fifth of its time, as one thread
-//! does; the other lanes with two searches give each half. The first, second and relaxed
+//! The first lane runs one thread's searches under short limits, splitting its time as one
+//! thread does (three fifths to the first pass, half of the rest to the second, the rest to the
+//! midpoint, `midpoint.rs`), so that two threads find what one finds in the same time: a
+//! second pass that follows the first in its lane meets that lane's backward searches and
+//! starts with its learned patterns, which the second lane's own second pass does not
+//! (XSokoban 85, found by one thread's second pass at 7.3 s, by no lane of two threads within
+//! 30 s while the first lane had no second pass). The other lanes with two searches give each
+//! half. The first, second and relaxed
 //! passes follow the plans one thread's first two passes follow; the blocked and staging
 //! passes (and the first lane's staging pass) the plan peeled one box at a time, as one
 //! thread's passes after a long limit's first round do, so that two plans are tried at once. Under a time limit above
@@ -45,7 +51,7 @@
 use super::hotspots::Hotspots;
 use super::packing::{PackingPlan, Peel};
 use super::search::{self, Learned, Weights};
-use super::{FIRST_ROUND, Last, plan_within, pull, staging_after};
+use super::{FIRST_PASS, FIRST_ROUND, Last, SECOND_PASS, plan_within, pull, staging_after};
 use crate::analysis::Analysis;
 use crate::level::Level;
 use crate::solver::exhaust::PatternLog;
@@ -99,9 +105,10 @@ type Lane = Vec<(Strategy, u32)>;
 /// The lanes of a portfolio of `threads` threads (see the module docs).
 fn lanes(threads: usize) -> Vec<Lane> {
     use Strategy::*;
-    // The midpoint takes a fifth of the first lane, as it takes a fifth of one thread's
-    // limits after the passes.
-    let first = vec![(First, 4), (Midpoint, 1)];
+    // The first lane splits its time as one thread does (see the module docs).
+    let ((part, whole), (second, of)) = (FIRST_PASS, SECOND_PASS);
+    let rest = (whole - part) * of;
+    let first = vec![(First, part * of), (Second, rest * second / of), (Midpoint, rest - rest * second / of)];
     match threads {
         0..=1 => vec![first],
         2 => vec![first, vec![(Second, 1), (Blocked, 1)]],
@@ -361,17 +368,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_thread_count_runs_the_first_pass_first_and_each_search_once() {
+    fn the_first_lane_is_one_threads_search_and_the_other_lanes_each_search_once() {
+        let one = lanes(1);
+        assert_eq!(one.len(), 1);
         for threads in 1..=8 {
             let lanes = lanes(threads);
-            assert_eq!(lanes[0][0].0, Strategy::First);
+            assert_eq!(lanes[0], one[0], "the first lane at {threads} threads");
             assert!(lanes.len() <= threads.max(1));
-            let mut all: Vec<_> = lanes.concat();
-            let n = all.len();
-            all.dedup();
-            assert_eq!(all.len(), n, "a search twice at {threads} threads");
+            let rest: Vec<Strategy> = lanes[1..].concat().into_iter().map(|s| s.0).collect();
+            for (i, s) in rest.iter().enumerate() {
+                assert!(!rest[..i].contains(s), "{s:?} twice in the other lanes at {threads} threads");
+            }
         }
-        assert_eq!(lanes(2).concat().len(), 4);
+        // One thread's shares under short limits: three fifths for the first pass, then a
+        // fifth each for the second pass and the midpoint.
+        let strategies: Vec<Strategy> = one[0].iter().map(|s| s.0).collect();
+        assert_eq!(strategies, [Strategy::First, Strategy::Second, Strategy::Midpoint]);
+        let total: u32 = one[0].iter().map(|s| s.1).sum();
+        let fifths: Vec<u32> = one[0].iter().map(|s| s.1 * 5 / total).collect();
+        assert_eq!(fifths, [3, 1, 1]);
+        assert_eq!(lanes(2).concat().len(), 5);
         assert_eq!(lanes(8).len(), 6);
     }
 }
