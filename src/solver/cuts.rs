@@ -399,20 +399,27 @@ mod tests {
         "    #####\n    #   #\n    #$  #\n  ###  $##\n  #  $ $ #\n### # ## #   ######\n#   # ## #####  ..#\n# $  $          ..#\n##### ### #@##  ..#\n    #     #########\n    #######\n",
     ];
 
+    /// The level of `text`, its analysis, the squares its boxes occupy (1 each) and those
+    /// squares in order.
+    fn board(text: &str) -> (crate::level::Level, Analysis, Vec<u8>, Vec<usize>) {
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let mut occupied = vec![0u8; a.squares()];
+        let boxes: Vec<usize> = level.boxes().iter().map(|&b| a.sq(b).index()).collect();
+        for &b in &boxes {
+            occupied[b] = 1;
+        }
+        (level, a, occupied, boxes)
+    }
+
     #[test]
     fn a_square_left_opens_onto_what_a_flood_from_it_finds() {
         // A search of the player's region only (one tree): each box moved one step onto a
         // square of the region, the square it left joins the parts beside it; `whole` exactly
         // when every free side of that square is in the region.
         for text in TEXTS {
-            let level = parse_levels(text).unwrap().remove(0);
-            let a = Analysis::new(&level);
+            let (level, a, mut occupied, boxes) = board(text);
             let n = a.squares();
-            let mut occupied = vec![0u8; n];
-            let boxes: Vec<usize> = level.boxes().iter().map(|&b| a.sq(b).index()).collect();
-            for &b in &boxes {
-                occupied[b] = 1;
-            }
             let mut cuts = Cuts::new(n);
             let generation = cuts.run_next(&a, &occupied, a.sq(level.player()).index());
             let mut flood = Flood::new(n);
@@ -439,14 +446,8 @@ mod tests {
     #[test]
     fn lifted_sides_agree_with_floods_for_every_box_and_square() {
         for text in TEXTS {
-            let level = parse_levels(text).unwrap().remove(0);
-            let a = Analysis::new(&level);
+            let (_, a, mut occupied, boxes) = board(text);
             let n = a.squares();
-            let mut occupied = vec![0u8; n];
-            let boxes: Vec<usize> = level.boxes().iter().map(|&b| a.sq(b).index()).collect();
-            for &b in &boxes {
-                occupied[b] = 1;
-            }
             let mut cuts = Cuts::new(n);
             cuts.start_forest();
             for s in 0..n {

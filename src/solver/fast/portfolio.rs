@@ -108,7 +108,8 @@ fn lanes(threads: usize) -> Vec<Lane> {
     // The first lane splits its time as one thread does (see the module docs).
     let ((part, whole), (second, of)) = (FIRST_PASS, SECOND_PASS);
     let rest = (whole - part) * of;
-    let first = vec![(First, part * of), (Second, rest * second / of), (Midpoint, rest - rest * second / of)];
+    let second = rest * second / of;
+    let first = vec![(First, part * of), (Second, second), (Midpoint, rest - second)];
     match threads {
         0..=1 => vec![first],
         2 => vec![first, vec![(Second, 1), (Blocked, 1)]],

@@ -887,8 +887,8 @@ struct Pass<'r> {
     best_on_goals: usize,
     /// The sprints' expansions so far.
     sprinted: u64,
-    /// The sprints run so far.
-    sprints: u32,
+    /// Whether a sprint has run.
+    sprinted_once: bool,
     /// The expansions of the first sprint when it ran before the sprints' share allowed it
     /// (counted in neither the share nor the pass's own expansions).
     early: u64,
@@ -944,7 +944,7 @@ impl<'r> Pass<'r> {
             slot_weights,
             best_on_goals: 0,
             sprinted: 0,
-            sprints: 0,
+            sprinted_once: false,
             early: 0,
             asides: if weights.staging.is_some() { start_asides(level, a) } else { Vec::new() },
             lead: None,
@@ -1181,14 +1181,14 @@ impl<'r> Pass<'r> {
         let share = (self.search.stats.expanded - sprinted - self.early) / SPRINT_SHARE;
         // The first sprint of a level larger than a sprint's state may leave runs whatever
         // the share, and when it runs before it, it is left out of it (see `SPRINT_SHARE`).
-        let first = self.sprints == 0 && k > SPRINT_BOXES;
+        let first = !self.sprinted_once && k > SPRINT_BOXES;
         let due =
             weights.sprint.filter(|&b| record && k - on_goals <= SPRINT_BOXES && (sprinted + b <= share || first));
         let Some(budget) = due else { return Ok(()) };
         let early = sprinted + budget > share;
         let player = self.search.states.nodes[id as usize].player;
         let held = self.held();
-        self.sprints += 1;
+        self.sprinted_once = true;
         match sprint(level, a, hot, config, weights, (&self.boxes, player), (budget, held), started) {
             Sprint::Solved(tail, stats) => {
                 self.search.stats.add(&stats);
