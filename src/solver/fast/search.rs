@@ -658,10 +658,16 @@ fn tables_bytes(tables: &Option<FrozenTables>) -> usize {
 fn table_cost(a: &Analysis, table: Option<&[u16]>, s: usize, g: usize) -> i64 {
     match table {
         None => square_cost(a, s, g),
-        Some(t) => match t[s * a.goals() + g] {
-            UNREACHABLE => FORBIDDEN,
-            d => i64::from(d),
-        },
+        Some(t) => table_entry_cost(t[s * a.goals() + g]),
+    }
+}
+
+/// The matching cost of one entry of a frozen-goal distance table.
+#[inline]
+fn table_entry_cost(d: u16) -> i64 {
+    match d {
+        UNREACHABLE => FORBIDDEN,
+        d => i64::from(d),
     }
 }
 
@@ -1443,9 +1449,12 @@ impl<'r> Pass<'r> {
         // A lower bound of the matching in O(boxes): exact for nearly every child, and made
         // exact when the child is picked or advised. Most children are never picked, and the
         // exact re-solve was over half of the search's time on levels with many boxes.
-        let table = frozen_table(&self.tables, self.parent_table);
-        let costs = &self.costs;
-        match self.hungarian.row_bound(k, row, |b, g| moved_cost(a, table, costs, k, row, to, b, g)) {
+        // The moved box's costs read straight from its square's row of the table.
+        let bound = match frozen_table(&self.tables, self.parent_table) {
+            Some(t) => self.hungarian.row_bound_of(k, row, t[to * a.goals()..].iter().map(|&d| table_entry_cost(d))),
+            None => self.hungarian.row_bound_of(k, row, (0..k).map(|g| square_cost(a, to, g))),
+        };
+        match bound {
             Some(bound) if bound < FORBIDDEN => Some(bound.clamp(1, i64::from(u32::MAX))),
             _ => {
                 self.search.stats.pruned_no_matching += 1;
