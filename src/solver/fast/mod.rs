@@ -121,10 +121,11 @@
 //!
 //! # Threads
 //!
-//! With [`Config::threads`] above 1 the passes do not take turns: `portfolio.rs` runs them,
-//! and a few variants of them, side by side on threads of their own for the whole time limit,
-//! and the first solution ends them all. The plan and the hotspot table are worked out once
-//! for all of them.
+//! With [`Config::threads`] above 1 the first thread runs one thread's schedule (`one_thread`,
+//! the whole search of a solve on one thread), and `portfolio.rs` runs the passes again, and a
+//! few variants of them, side by side on threads of their own for the whole time limit; the
+//! first solution ends them all. The plan and the hotspot table are worked out once for all
+//! of them.
 //!
 //! # Invariants
 //!
@@ -219,18 +220,40 @@ fn solve_passes(
     }
     // The backward searches grow beside the passes, at their pace and under their share.
     let backward = if config.fast.pulls { pull::Backward::new(level, a, config) } else { pull::Backward::none() };
-    // The forward passes' nodes: what the backward searches may not take.
-    let forward_nodes = config.node_limit.map(|n| n.saturating_sub(backward.reserved()));
     // Deadlock patterns learned by one pass hold in the next, and the backward trees go on.
     let mut learned = search::Learned::new(a, backward);
+    let mut result = one_thread(level, a, config, started, midpoint, (&plan, &hot, passes), &mut learned);
+    // The backward searches' counters join the passes'; the time is the whole solve's.
+    let stats = search::stats_of(&mut result);
+    stats.add(&learned.backward.stats());
+    stats.seconds = started.elapsed().as_secs_f64();
+    result
+}
+
+/// One thread's schedule (see the module docs) on the first plan, the hotspot table and the
+/// passes' weights, with `learned` (holding the backward searches, which it grows): the whole
+/// search of a solve on one thread, and the first lane of a portfolio, so that more threads
+/// find what one finds in the same time under any limit. Its counters leave out the backward
+/// searches' (`learned.backward.stats()`).
+fn one_thread(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    started: Instant,
+    midpoint: bool,
+    (plan, hot, passes): (&packing::PackingPlan, &Hotspots, [Weights; 3]),
+    learned: &mut search::Learned,
+) -> Result<Solution, SolveError> {
+    // The forward passes' nodes: what the backward searches may not take.
+    let forward_nodes = config.node_limit.map(|n| n.saturating_sub(learned.backward.reserved()));
     let closing = config.fast.blocked.then_some(passes[2]);
-    let last = Last { level, a, config, forward_nodes, plan: &plan, hot: &hot, weights: passes[0], closing, started };
+    let last = Last { level, a, config, forward_nodes, plan, hot, weights: passes[0], closing, started };
     let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
-    let mut result = if config.node_limit.is_none() && left.is_some_and(|t| t > FIRST_ROUND) {
+    if config.node_limit.is_none() && left.is_some_and(|t| t > FIRST_ROUND) {
         // A long limit: the first round is the short schedule of `FIRST_ROUND`, then the
         // staging pass and the third pass.
         let round_config = Config { time_limit: Some(FIRST_ROUND), ..config.clone() };
-        let round = short_schedule(&Last { config: &round_config, ..last }, &mut learned, &passes, midpoint);
+        let round = short_schedule(&Last { config: &round_config, ..last }, learned, &passes, midpoint);
         // The third pass has the last part of the limit (none when it is off).
         let third = match config.fast.blocked {
             true => left.unwrap_or_default().saturating_sub(FIRST_ROUND) / THIRD_PASS_SHARE,
@@ -239,24 +262,19 @@ fn solve_passes(
         // The passes after it follow the peel's plan when the round followed the bases
         // plan: a long limit tries both.
         match &round {
-            Err(SolveError::Timeout(_)) => match peeled_plan(level, a, config, &plan, started) {
+            Err(SolveError::Timeout(_)) => match peeled_plan(level, a, config, plan, started) {
                 Ok(peeled) => {
-                    let after = Last { plan: peeled.as_ref().unwrap_or(&plan), ..last };
-                    let r = staging_after(&after, &mut learned, third, round);
-                    close_with_rest(&after, &mut learned, r)
+                    let after = Last { plan: peeled.as_ref().unwrap_or(plan), ..last };
+                    let r = staging_after(&after, learned, third, round);
+                    close_with_rest(&after, learned, r)
                 }
                 Err(_) => round,
             },
             _ => round,
         }
     } else {
-        short_schedule(&last, &mut learned, &passes, midpoint)
-    };
-    // The backward searches' counters join the passes'; the time is the whole solve's.
-    let stats = search::stats_of(&mut result);
-    stats.add(&learned.backward.stats());
-    stats.seconds = started.elapsed().as_secs_f64();
-    result
+        short_schedule(&last, learned, &passes, midpoint)
+    }
 }
 
 /// The schedule under short limits (see the module docs), under `last.config`'s: the first

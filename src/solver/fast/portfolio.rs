@@ -8,27 +8,25 @@
 //!
 //! | lane | threads ≥ 2 | ≥ 3 | ≥ 4 | ≥ 5 | ≥ 6 |
 //! |---|---|---|---|---|---|
-//! | 0 | the first pass with the backward searches, the second pass, then the midpoint | = | = | = | = |
+//! | 0 | one thread's schedule: the first pass with the backward searches, the second pass, the midpoint, and under long limits the staging and third passes | = | = | = | = |
 //! | 1 | the second pass, then the blocked one | the second pass | = | = | = |
 //! | 2 | | the blocked pass, then the staging one | the blocked pass | = | = |
 //! | 3 | | | the first pass with the staging advisor | = | = |
 //! | 4 | | | | A* over pushes | = |
 //! | 5 | | | | | the first pass over relaxed distances |
 //!
-//! The first lane runs one thread's searches under short limits, splitting its time as one
-//! thread does (three fifths to the first pass, half of the rest to the second, the rest to the
-//! midpoint, `midpoint.rs`), so that two threads find what one finds in the same time: a
-//! second pass that follows the first in its lane meets that lane's backward searches and
-//! starts with its learned patterns, which the second lane's own second pass does not
-//! (XSokoban 85, found by one thread's second pass at 7.3 s, by no lane of two threads within
-//! 30 s while the first lane had no second pass). The other lanes with two searches give each
-//! half. The first, second and relaxed
-//! passes follow the plans one thread's first two passes follow; the blocked and staging
-//! passes (and the first lane's staging pass) the plan peeled one box at a time, as one
-//! thread's passes after a long limit's first round do, so that two plans are tried at once. Under a time limit above
-//! `FIRST_ROUND` the first lane's pass runs as one thread's does: its first round without the
-//! staging advisor, then a pass with it afresh on the rest of its share. More threads than
-//! lanes are left unused. Searches differ in what they try first, not in what they can find, so they
+//! The first lane *is* one thread's search (the parent module's `one_thread`, under the lane's
+//! share of the node and memory limits and the whole time limit), so that more threads find
+//! what one finds in the same time under any limit: a second pass that follows the first in
+//! its lane meets that lane's backward searches and starts with its learned patterns, which
+//! the second lane's own second pass does not (XSokoban 85, found by one thread's second pass
+//! at 7.3 s, by no lane of two threads within 30 s while the first lane had no second pass),
+//! and under a long limit one thread's later passes (the staging pass, the third pass) find
+//! levels of their own. The other lanes with two searches give each half. The second and
+//! relaxed passes follow the plans one thread's first two passes follow; the blocked and
+//! staging passes the plan peeled one box at a time, as one thread's passes after a long
+//! limit's first round do, so that two plans are tried at once. More threads than lanes are
+//! left unused. Searches differ in what they try first, not in what they can find, so they
 //! overlap little on the levels one of them finds late: that is where the portfolio pays.
 //!
 //! # Limits
@@ -51,7 +49,7 @@
 use super::hotspots::Hotspots;
 use super::packing::{PackingPlan, Peel};
 use super::search::{self, Learned, Weights};
-use super::{FIRST_PASS, FIRST_ROUND, Last, SECOND_PASS, plan_within, pull, staging_after};
+use super::{plan_within, pull};
 use crate::analysis::Analysis;
 use crate::level::Level;
 use crate::solver::exhaust::PatternLog;
@@ -80,8 +78,6 @@ pub struct Shared<'s> {
 /// One search of the portfolio.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Strategy {
-    /// The first pass, with the backward searches beside it (only this lane meets them).
-    First,
     /// The second pass, on the layered plan.
     Second,
     /// The third pass: the first's advice, with cells that say whether boxes block the way.
@@ -92,52 +88,41 @@ enum Strategy {
     AStar,
     /// The first pass over the relaxed push distances A* uses (`FastOptions::aware` off).
     Relaxed,
-    /// The midpoint (see `midpoint.rs`): a forward solve aimed at the state of the lane's
-    /// backward searches nearest the start, then their pulls undone. It follows the first
-    /// pass, whose lane grows the backward searches, and does nothing when they reached no
-    /// state near enough.
-    Midpoint,
 }
 
-/// A lane: the searches it runs in turn, each with its weight in the lane's time.
+/// A lane beside the first: the searches it runs in turn, each with its weight in the lane's
+/// time.
 type Lane = Vec<(Strategy, u32)>;
 
-/// The lanes of a portfolio of `threads` threads (see the module docs).
-fn lanes(threads: usize) -> Vec<Lane> {
+/// The lanes beside the first (one thread's schedule) of a portfolio of `threads` threads
+/// (see the module docs).
+fn other_lanes(threads: usize) -> Vec<Lane> {
     use Strategy::*;
-    // The first lane splits its time as one thread does (see the module docs).
-    let ((part, whole), (second, of)) = (FIRST_PASS, SECOND_PASS);
-    let rest = (whole - part) * of;
-    let second = rest * second / of;
-    let first = vec![(First, part * of), (Second, second), (Midpoint, rest - second)];
     match threads {
-        0..=1 => vec![first],
-        2 => vec![first, vec![(Second, 1), (Blocked, 1)]],
-        3 => vec![first, vec![(Second, 1)], vec![(Blocked, 1), (Staging, 1)]],
-        n => {
-            let rest = [Second, Blocked, Staging, AStar, Relaxed];
-            let rest = rest.iter().take(n - 1).map(|&s| vec![(s, 1)]);
-            std::iter::once(first).chain(rest).collect()
-        }
+        0..=1 => vec![],
+        2 => vec![vec![(Second, 1), (Blocked, 1)]],
+        3 => vec![vec![(Second, 1)], vec![(Blocked, 1), (Staging, 1)]],
+        n => [Second, Blocked, Staging, AStar, Relaxed].iter().take(n - 1).map(|&s| vec![(s, 1)]).collect(),
     }
 }
 
 /// The threads a solve under `config` uses: [`Config::threads`], at most as many as the
 /// portfolio has lanes.
 pub fn threads_used(config: &Config) -> usize {
-    lanes(config.threads).len()
+    1 + other_lanes(config.threads).len()
 }
 
 /// Solves the level on [`Config::threads`] lanes (see the module docs).
 pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<Solution, SolveError> {
-    let lanes = lanes(config.threads);
+    let others = other_lanes(config.threads);
+    let lanes = 1 + others.len();
     let stop = Arc::new(AtomicBool::new(false));
-    let counters: Vec<Arc<AtomicU64>> = lanes.iter().map(|_| Arc::new(AtomicU64::new(0))).collect();
-    let share = |limit: u64| limit / lanes.len() as u64;
+    let counters: Vec<Arc<AtomicU64>> = (0..lanes).map(|_| Arc::new(AtomicU64::new(0))).collect();
+    let share = |limit: u64| limit / lanes as u64;
     let lane_config = |i: usize| Config {
         cancel: Some(stop.clone()),
         progress: Some(counters[i].clone()),
-        memory_limit: config.memory_limit.map(|m| m / lanes.len()),
+        memory_limit: config.memory_limit.map(|m| m / lanes),
         node_limit: config.node_limit.map(share),
         on_solution: None,
         threads: 1,
@@ -146,15 +131,21 @@ pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<S
     // Deadlock patterns one lane proves hold in every other.
     let patterns = Arc::new(PatternLog::default());
     let (sender, results) = mpsc::channel();
-    let mut outcomes: Vec<Option<Result<Solution, SolveError>>> = lanes.iter().map(|_| None).collect();
+    let mut outcomes: Vec<Option<Result<Solution, SolveError>>> = (0..lanes).map(|_| None).collect();
     std::thread::scope(|scope| {
-        for (i, strategies) in lanes.iter().enumerate() {
+        for i in 0..lanes {
             let (sender, lane_config, patterns) = (sender.clone(), lane_config(i), patterns.clone());
             let lane = std::thread::Builder::new().name(format!("sokoban-lane-{i}")).stack_size(LANE_STACK);
+            let others = &others;
             // A lane the system cannot start is left out; the others go on.
             let _ = lane.spawn_scoped(scope, move || {
                 let learned = |backward| Learned::shared(shared.a, backward, patterns, i);
-                let result = run_lane(shared, strategies, &lane_config, learned, started);
+                let result = match i.checked_sub(1) {
+                    None => first_lane(shared, &lane_config, learned, started),
+                    Some(other) => {
+                        run_lane(shared, &others[other], &lane_config, learned(pull::Backward::none()), started)
+                    }
+                };
                 // The receiver lives until every lane has sent.
                 let _ = sender.send((i, result));
             });
@@ -245,23 +236,32 @@ fn merge(
     Err(why)
 }
 
-/// Runs a lane's searches in turn, each with an equal share of the time the lane has left,
-/// until one ends with anything but running out of its share.
-fn run_lane(
+/// The first lane: one thread's schedule (the parent module's `one_thread`) under the lane's
+/// limits, with the backward searches (only this lane grows them), so that more threads find
+/// what one finds in the same time, whatever the limit.
+fn first_lane(
     shared: &Shared<'_>,
-    strategies: &[(Strategy, u32)],
     config: &Config,
     learned: impl FnOnce(pull::Backward) -> Learned,
     started: Instant,
 ) -> Result<Solution, SolveError> {
-    let Shared { level, a, .. } = *shared;
-    let backward = match strategies.first().map(|s| s.0) == Some(Strategy::First) && config.fast.pulls {
-        true => pull::Backward::new(level, a, config),
-        false => pull::Backward::none(),
-    };
-    // The backward searches' expansions count against the lane's node limit.
-    let forward_nodes = config.node_limit.map(|n| n.saturating_sub(backward.reserved()));
-    let mut learned = learned(backward);
+    let Shared { level, a, plan, hot, passes, .. } = *shared;
+    let pulls = config.fast.pulls;
+    let mut learned = learned(if pulls { pull::Backward::new(level, a, config) } else { pull::Backward::none() });
+    let mut result = super::one_thread(level, a, config, started, pulls, (plan, hot, passes), &mut learned);
+    search::stats_of(&mut result).add(&learned.backward.stats());
+    result
+}
+
+/// Runs a lane's searches in turn, each with its weight's share of the time the lane has
+/// left, until one ends with anything but running out of its share.
+fn run_lane(
+    shared: &Shared<'_>,
+    strategies: &[(Strategy, u32)],
+    config: &Config,
+    mut learned: Learned,
+    started: Instant,
+) -> Result<Solution, SolveError> {
     let mut spent = Stats::default();
     let mut result = Err(SolveError::Cancelled(Stats::default()));
     for (k, &(strategy, weight)) in strategies.iter().enumerate() {
@@ -269,14 +269,12 @@ fn run_lane(
         let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
         let search_config = Config {
             time_limit: left.map(|t| t * weight / weights_left),
-            node_limit: forward_nodes
+            node_limit: config
+                .node_limit
                 .map(|n| n.saturating_sub(spent.expanded) * u64::from(weight) / u64::from(weights_left)),
             ..config.clone()
         };
-        // A search with nothing to do (the midpoint without a state to aim at) ends the lane
-        // with the result before it.
-        let Some(next) = run_strategy(shared, strategy, &search_config, &mut learned, started) else { break };
-        result = next;
+        result = run_strategy(shared, strategy, &search_config, &mut learned, started);
         search::stats_of(&mut result).add(&spent);
         match &result {
             Err(SolveError::Timeout(stats) | SolveError::NodeLimit(stats)) if k + 1 < strategies.len() => {
@@ -285,52 +283,29 @@ fn run_lane(
             _ => break,
         }
     }
-    search::stats_of(&mut result).add(&learned.backward.stats());
     result
 }
 
 /// Runs one search of the portfolio under `config` (its time limit counts from now, except
-/// A*'s, which counts from `started` as the solve's does); `None` when it has nothing to do.
+/// A*'s, which counts from `started` as the solve's does).
 fn run_strategy(
     shared: &Shared<'_>,
     strategy: Strategy,
     config: &Config,
     learned: &mut Learned,
     started: Instant,
-) -> Option<Result<Solution, SolveError>> {
+) -> Result<Solution, SolveError> {
     let Shared { level, a, plan, peeled, hot, passes } = *shared;
-    let long = config.time_limit.is_some_and(|t| t > FIRST_ROUND) && config.node_limit.is_none();
     let staging = config.fast.staging.then_some(0);
     let run = |plan: &PackingPlan, config: &Config, weights: Weights, learned: &mut Learned| {
         search::run(level, a, plan, hot, config, weights, learned)
     };
-    Some(match strategy {
-        // Under long limits the first lane runs as one thread does: its first round without
-        // the staging advisor, then, when that round runs out, a pass with it afresh.
-        Strategy::First if long && config.fast.staging => {
-            let begun = Instant::now();
-            let round = Config { time_limit: config.time_limit.map(|t| t.min(FIRST_ROUND)), ..config.clone() };
-            let first = run(plan, &round, passes[0], learned);
-            let weights = passes[0];
-            let last = Last {
-                level,
-                a,
-                config,
-                forward_nodes: None,
-                plan: peeled,
-                hot,
-                weights,
-                closing: None,
-                started: begun,
-            };
-            staging_after(&last, learned, Duration::ZERO, first)
-        }
-        Strategy::First => run(plan, config, passes[0], learned),
+    match strategy {
         Strategy::Second => {
             let layered = match config.fast.layers {
                 true => match plan_within(level, a, config, Peel::Layers, Instant::now()) {
                     Ok(layered) => Some(layered),
-                    Err(e) => return Some(Err(e)),
+                    Err(e) => return Err(e),
                 },
                 false => None,
             };
@@ -342,16 +317,6 @@ fn run_strategy(
             let relaxed = Config { fast: FastOptions { aware: false, ..config.fast }, ..config.clone() };
             run(plan, &relaxed, passes[0], learned)
         }
-        // The midpoint searches another level: only its solution counts for this one (an
-        // "unsolvable" of its own would be a wrong verdict here), else the lane ends as the
-        // first pass left it.
-        Strategy::Midpoint => {
-            return match super::midpoint::through_backward(level, a, (hot, passes[0]), learned, config, Instant::now())
-            {
-                Some(Ok(solution)) => Some(Ok(solution)),
-                Some(Err(_)) | None => None,
-            };
-        }
         Strategy::AStar => {
             let pushes = Config {
                 mode: Mode::Pushes,
@@ -361,7 +326,7 @@ fn run_strategy(
             };
             astar::solve_from(level, a, &pushes, Objective::Pushes, started)
         }
-    })
+    }
 }
 
 #[cfg(test)]
@@ -369,26 +334,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_first_lane_is_one_threads_search_and_the_other_lanes_each_search_once() {
-        let one = lanes(1);
-        assert_eq!(one.len(), 1);
-        for threads in 1..=8 {
-            let lanes = lanes(threads);
-            assert_eq!(lanes[0], one[0], "the first lane at {threads} threads");
-            assert!(lanes.len() <= threads.max(1));
-            let rest: Vec<Strategy> = lanes[1..].concat().into_iter().map(|s| s.0).collect();
-            for (i, s) in rest.iter().enumerate() {
-                assert!(!rest[..i].contains(s), "{s:?} twice in the other lanes at {threads} threads");
+    fn each_search_beside_the_first_lane_runs_once_and_the_lanes_fit_the_threads() {
+        for threads in 0..=8 {
+            let others = other_lanes(threads);
+            assert!(others.len() < threads.max(1), "{threads} threads");
+            let searches: Vec<Strategy> = others.concat().into_iter().map(|s| s.0).collect();
+            for (i, s) in searches.iter().enumerate() {
+                assert!(!searches[..i].contains(s), "{s:?} twice beside the first lane at {threads} threads");
             }
         }
-        // One thread's shares under short limits: three fifths for the first pass, then a
-        // fifth each for the second pass and the midpoint.
-        let strategies: Vec<Strategy> = one[0].iter().map(|s| s.0).collect();
-        assert_eq!(strategies, [Strategy::First, Strategy::Second, Strategy::Midpoint]);
-        let total: u32 = one[0].iter().map(|s| s.1).sum();
-        let fifths: Vec<u32> = one[0].iter().map(|s| s.1 * 5 / total).collect();
-        assert_eq!(fifths, [3, 1, 1]);
-        assert_eq!(lanes(2).concat().len(), 5);
-        assert_eq!(lanes(8).len(), 6);
+        assert!(other_lanes(1).is_empty());
+        assert_eq!(other_lanes(2).concat().len(), 2);
+        assert_eq!(other_lanes(8).len(), 5);
     }
 }
