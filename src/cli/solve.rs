@@ -134,6 +134,11 @@ pub struct SearchArgs {
     /// (to measure the effect of free moves through narrow places).
     #[arg(long, help_heading = RESEARCH)]
     pub no_narrow_moves: bool,
+    /// Fast engine: of the moves that pack, only the one with the smallest matching bound is
+    /// free, not also the one that leaves the fewest player regions and hotspots (to measure
+    /// its effect).
+    #[arg(long, help_heading = RESEARCH)]
+    pub no_open_packing: bool,
     /// Fast engine: the first pass's packing plan is peeled one box at a time, never taken
     /// from the backward search that takes boxes away where boxes start (to measure its effect).
     #[arg(long, help_heading = RESEARCH)]
@@ -295,6 +300,7 @@ impl SearchArgs {
                 layers: !self.no_layered_plan,
                 lead: !self.no_lead_cell,
                 narrow: !self.no_narrow_moves,
+                open_packing: !self.no_open_packing,
                 bases: !self.no_bases_plan,
             },
         })

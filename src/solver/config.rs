@@ -239,6 +239,10 @@ pub struct FastOptions {
     /// cost (a line through a narrow place costs nothing for its length); off, each costs its
     /// advisor's weight.
     pub narrow: bool,
+    /// A second packing advisor: of the moves that pack, besides the one with the smallest
+    /// matching bound, the one that leaves the fewest player regions, then the fewest
+    /// hotspots (FESS's order of features) is free too; off, only the first.
+    pub open_packing: bool,
     /// The first pass follows the packing plan of a backward search that takes boxes away
     /// where boxes start (boxes wait outside a goal room before they go in); off, or when
     /// that search takes no box away, the plan peeled one box at a time.
@@ -261,6 +265,7 @@ impl Default for FastOptions {
             layers: true,
             lead: true,
             narrow: true,
+            open_packing: true,
             bases: true,
         }
     }

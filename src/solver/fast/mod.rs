@@ -51,7 +51,11 @@
 //!   of them first, and that push can be made now), which keeps the search complete.
 //!   `corral.rs` proves such a corral dead by searching its boxes alone.
 //! - **Advisors** (`search.rs`): each names at most one child of an expanded state: packing
-//!   (progress along the plan), connectivity (fewer player regions), the opener (`way.rs`:
+//!   (progress along the plan, the smallest matching bound first), open packing (progress
+//!   along the plan leaving the fewest player regions, then the fewest hotspots: FESS's
+//!   order of features; the smallest bound favours a far box, this a move that keeps the
+//!   board open, and which of the two a level needs differs), connectivity (fewer player
+//!   regions), the opener (`way.rs`:
 //!   moves a box off the cheapest way to the plan's next goal, as far from that goal as it
 //!   goes), hotspots (`hotspots.rs`: the move that leaves the fewest boxes standing in other
 //!   boxes' way), distance (the largest drop of the matching bound) and staging

@@ -764,6 +764,15 @@ pub struct Weights {
     pub staging: Option<u32>,
 }
 
+/// The open-packing advisor's score of a child (smaller is better): the most of the plan
+/// packed, then the fewest player regions, then the fewest hotspots, FESS's order of the
+/// features. The packing advisor takes the smallest bound instead, which favours bringing in
+/// a far box (its cost leaves the matching); this one a move that keeps the board open, so
+/// the two name different children where the plan's next goal can take either.
+fn openness(c: &Child) -> i64 {
+    (-i64::from(c.cell[0]) << 32) + (i64::from(c.regions) << 16) + i64::from(c.hotspots.min(0xFFFF))
+}
+
 /// The advisors' slots, in the order they choose.
 const PACKING: usize = 0;
 const CONNECTIVITY: usize = 1;
@@ -771,7 +780,8 @@ const DISTANCE: usize = 2;
 const OPENER: usize = 3;
 const HOTSPOTS: usize = 4;
 const STAGING: usize = 5;
-const ADVISORS: usize = 6;
+const OPEN_PACKING: usize = 6;
+const ADVISORS: usize = 7;
 
 /// A state with at most this many moves is narrow: one of them is free (see
 /// `Pass::narrow_move`). FESS's rule; one move alone, or up to three, solved fewer XSokoban
@@ -913,6 +923,7 @@ impl<'r> Pass<'r> {
         slot_weights[DISTANCE] = weights.distance;
         slot_weights[HOTSPOTS] = weights.hotspots;
         slot_weights[STAGING] = weights.staging;
+        slot_weights[OPEN_PACKING] = inputs.config.fast.open_packing.then_some(0);
         Pass {
             inputs,
             budget: Budget::starting_at(inputs.config, inputs.started),
@@ -1490,12 +1501,16 @@ impl<'r> Pass<'r> {
         // Staging: before the plan's first goal is filled, a box of a pair in each other's
         // way steps aside (the fewest pushes first when several may).
         let staging = !self.asides.is_empty() && p.cell[0] == 0;
+        let open_packing = self.slot_weights[OPEN_PACKING].is_some();
         let mut lists: [Vec<Reverse<Advice>>; ADVISORS] = Default::default();
         for (i, c) in self.children.iter().enumerate() {
             // Packing: progress along the plan.
             let gain = i64::from(c.cell[0]) - i64::from(p.cell[0]);
             if gain > 0 {
                 lists[PACKING].push(Reverse((-gain, c.h, c.m.pushes, i)));
+                if open_packing {
+                    lists[OPEN_PACKING].push(Reverse((openness(c), c.h, c.m.pushes, i)));
+                }
             }
             // Connectivity: fewer player regions.
             let gain = i64::from(p.regions) - i64::from(c.regions);
