@@ -20,6 +20,17 @@ fn fast_config(nodes: u64) -> Config {
     Config { mode: Mode::Fast, node_limit: Some(nodes), ..Config::optimal(None) }
 }
 
+/// Asserts that the fast engine, one thread under `nodes` expansions, solves `level` with
+/// `with` (the solution verified) and runs out of expansions with `without`: what a
+/// technique that `with` has and `without` lacks adds on that level.
+fn solved_only_with(level: &Level, nodes: u64, with: FastOptions, without: FastOptions, what: &str) {
+    let solved = solve(level, &Config { fast: with, ..fast_config(nodes) })
+        .unwrap_or_else(|e| panic!("not solved within {nodes} expansions {what}: {e}"));
+    assert!(verify(level, &solved.lurd).is_valid_solution(), "{what}");
+    let stopped = solve(level, &Config { fast: without, ..fast_config(nodes) });
+    assert!(matches!(stopped, Err(SolveError::NodeLimit(_))), "solved without it, {what}");
+}
+
 #[test]
 fn microban_levels_are_solved_and_verified() {
     let levels = collection("microban.xsb");
@@ -51,10 +62,7 @@ fn the_lead_cell_follows_the_line_that_packs_furthest() {
     // peeled one box at a time and the packing advisor alone).
     let level = &collection("xsokoban90.xsb")[31];
     let paying = FastOptions { narrow: false, bases: false, open_packing: false, ..FastOptions::default() };
-    let led = solve(level, &Config { fast: paying, ..fast_config(15_000) }).expect("solved with the lead cell");
-    assert!(verify(level, &led.lurd).is_valid_solution());
-    let turns = Config { fast: FastOptions { lead: false, ..paying }, ..fast_config(15_000) };
-    assert!(matches!(solve(level, &turns), Err(SolveError::NodeLimit(_))));
+    solved_only_with(level, 15_000, paying, FastOptions { lead: false, ..paying }, "with the lead cell");
 }
 
 #[test]
@@ -64,10 +72,7 @@ fn a_narrow_state_passes_one_move_on_free() {
     // plan peeled one box at a time).
     let level = &collection("xsokoban90.xsb")[74];
     let peeled = FastOptions { bases: false, ..FastOptions::default() };
-    let narrow = solve(level, &Config { fast: peeled, ..fast_config(10_000) }).expect("solved with free narrow moves");
-    assert!(verify(level, &narrow.lurd).is_valid_solution());
-    let paying = Config { fast: FastOptions { narrow: false, ..peeled }, ..fast_config(10_000) };
-    assert!(matches!(solve(level, &paying), Err(SolveError::NodeLimit(_))));
+    solved_only_with(level, 10_000, peeled, FastOptions { narrow: false, ..peeled }, "with free narrow moves");
 }
 
 #[test]
@@ -204,10 +209,7 @@ fn the_plan_of_the_search_that_takes_boxes_away_leads_sooner() {
     // box at a time it does not (both with the packing advisor alone).
     let level = &collection("sasquatch.xsb")[17];
     let single = FastOptions { open_packing: false, ..FastOptions::default() };
-    let bases = solve(level, &Config { fast: single, ..fast_config(3_000) }).expect("solved with the bases plan");
-    assert!(verify(level, &bases.lurd).is_valid_solution());
-    let peeled = Config { fast: FastOptions { bases: false, ..single }, ..fast_config(3_000) };
-    assert!(matches!(solve(level, &peeled), Err(SolveError::NodeLimit(_))));
+    solved_only_with(level, 3_000, single, FastOptions { bases: false, ..single }, "with the bases plan");
 }
 
 #[test]
@@ -217,10 +219,8 @@ fn the_open_packing_advisor_names_the_move_that_keeps_the_board_open() {
     // finishes within 20,000 expansions; with the packing advisor alone it takes ten times
     // as many.
     let level = &collection("sasquatch-iv.xsb")[42];
-    let open = solve(level, &fast_config(20_000)).expect("solved with the open-packing advisor");
-    assert!(verify(level, &open.lurd).is_valid_solution());
-    let single = Config { fast: FastOptions { open_packing: false, ..FastOptions::default() }, ..fast_config(20_000) };
-    assert!(matches!(solve(level, &single), Err(SolveError::NodeLimit(_))));
+    let single = FastOptions { open_packing: false, ..FastOptions::default() };
+    solved_only_with(level, 20_000, FastOptions::default(), single, "with the open-packing advisor");
 }
 
 #[test]
@@ -229,8 +229,6 @@ fn the_first_sprint_does_not_wait_for_its_share() {
     // expansions, and the sprint from it finishes the level; waiting for the sprints' share
     // of the expansions, or with no sprints, the pass alone takes thousands.
     let level = &collection("xsokoban90.xsb")[54];
-    let sprinted = solve(level, &fast_config(1_000)).expect("solved by the first sprint");
-    assert!(verify(level, &sprinted.lurd).is_valid_solution());
-    let alone = Config { fast: FastOptions { sprints: false, ..FastOptions::default() }, ..fast_config(1_000) };
-    assert!(matches!(solve(level, &alone), Err(SolveError::NodeLimit(_))));
+    let alone = FastOptions { sprints: false, ..FastOptions::default() };
+    solved_only_with(level, 1_000, FastOptions::default(), alone, "by the first sprint");
 }

@@ -222,24 +222,40 @@ fn solve_passes(
         let shared = portfolio::Shared { level, a, plan: &plan, peeled, hot: &hot, passes };
         return portfolio::solve(&shared, config, started);
     }
-    // The backward searches grow beside the passes, at their pace and under their share.
-    let backward = if config.fast.pulls { pull::Backward::new(level, a, config) } else { pull::Backward::none() };
-    // Deadlock patterns learned by one pass hold in the next, and the backward trees go on.
-    let mut learned = search::Learned::new(a, backward);
-    let mut result = one_thread(level, a, config, started, midpoint, (&plan, &hot, passes), &mut learned);
-    // The backward searches' counters join the passes'; the time is the whole solve's.
-    let stats = search::stats_of(&mut result);
-    stats.add(&learned.backward.stats());
-    stats.seconds = started.elapsed().as_secs_f64();
+    let mut result = one_thread(level, a, config, started, midpoint, (&plan, &hot, passes), |backward| {
+        search::Learned::new(a, backward)
+    });
+    // The time is the whole solve's.
+    search::stats_of(&mut result).seconds = started.elapsed().as_secs_f64();
     result
 }
 
-/// One thread's schedule (see the module docs) on the first plan, the hotspot table and the
-/// passes' weights, with `learned` (holding the backward searches, which it grows): the whole
-/// search of a solve on one thread, and the first lane of a portfolio, so that more threads
-/// find what one finds in the same time under any limit. Its counters leave out the backward
-/// searches' (`learned.backward.stats()`).
+/// One thread's search (see the module docs) on the first plan, the hotspot table and the
+/// passes' weights: the whole search of a solve on one thread, and the first lane of a
+/// portfolio, so that more threads find what one finds in the same time under any limit.
+/// `learned` makes what the passes learn from the backward searches this grows beside them
+/// (a portfolio's lane also shares its patterns); their counters join the passes'.
 fn one_thread(
+    level: &Level,
+    a: &Analysis,
+    config: &Config,
+    started: Instant,
+    midpoint: bool,
+    inputs: (&packing::PackingPlan, &Hotspots, [Weights; 3]),
+    learned: impl FnOnce(pull::Backward) -> search::Learned,
+) -> Result<Solution, SolveError> {
+    // The backward searches grow beside the passes, at their pace and under their share.
+    let backward = if config.fast.pulls { pull::Backward::new(level, a, config) } else { pull::Backward::none() };
+    // Deadlock patterns learned by one pass hold in the next, and the backward trees go on.
+    let mut learned = learned(backward);
+    let mut result = schedule(level, a, config, started, midpoint, inputs, &mut learned);
+    search::stats_of(&mut result).add(&learned.backward.stats());
+    result
+}
+
+/// [`one_thread`]'s passes in their order and shares under `config`'s limits: the short
+/// schedule, or under a long limit its first round and then the staging and third passes.
+fn schedule(
     level: &Level,
     a: &Analysis,
     config: &Config,

@@ -141,7 +141,12 @@ pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<S
             let _ = lane.spawn_scoped(scope, move || {
                 let learned = |backward| Learned::shared(shared.a, backward, patterns, i);
                 let result = match i.checked_sub(1) {
-                    None => first_lane(shared, &lane_config, learned, started),
+                    // The first lane is one thread's search, with the backward searches.
+                    None => {
+                        let Shared { level, a, plan, hot, passes, .. } = *shared;
+                        let inputs = (plan, hot, passes);
+                        super::one_thread(level, a, &lane_config, started, lane_config.fast.pulls, inputs, learned)
+                    }
                     Some(other) => {
                         run_lane(shared, &others[other], &lane_config, learned(pull::Backward::none()), started)
                     }
@@ -234,23 +239,6 @@ fn merge(
     };
     *why.stats_mut() = spent;
     Err(why)
-}
-
-/// The first lane: one thread's schedule (the parent module's `one_thread`) under the lane's
-/// limits, with the backward searches (only this lane grows them), so that more threads find
-/// what one finds in the same time, whatever the limit.
-fn first_lane(
-    shared: &Shared<'_>,
-    config: &Config,
-    learned: impl FnOnce(pull::Backward) -> Learned,
-    started: Instant,
-) -> Result<Solution, SolveError> {
-    let Shared { level, a, plan, hot, passes, .. } = *shared;
-    let pulls = config.fast.pulls;
-    let mut learned = learned(if pulls { pull::Backward::new(level, a, config) } else { pull::Backward::none() });
-    let mut result = super::one_thread(level, a, config, started, pulls, (plan, hot, passes), &mut learned);
-    search::stats_of(&mut result).add(&learned.backward.stats());
-    result
 }
 
 /// Runs a lane's searches in turn, each with its weight's share of the time the lane has
