@@ -19,10 +19,9 @@
 //! share of the node and memory limits and the whole time limit), so that more threads find
 //! what one finds in the same time under any limit: a second pass that follows the first in
 //! its lane meets that lane's backward searches and starts with its learned patterns, which
-//! the second lane's own second pass does not (XSokoban 85, found by one thread's second pass
-//! at 7.3 s, by no lane of two threads within 30 s while the first lane had no second pass),
-//! and under a long limit one thread's later passes (the staging pass, the third pass) find
-//! levels of their own. The other lanes with two searches give each half. The second and
+//! the second lane's own second pass does not, and under a long limit one thread's later
+//! passes (the staging pass, the third pass) find levels of their own. The other lanes with
+//! two searches give each half. The second and
 //! relaxed passes follow the plans one thread's first two passes follow; the blocked and
 //! staging passes the plan peeled one box at a time, as one thread's passes after a long
 //! limit's first round do, so that two plans are tried at once. More threads than lanes are
