@@ -143,6 +143,11 @@ pub struct SearchArgs {
     /// from the backward search that takes boxes away where boxes start (to measure its effect).
     #[arg(long, help_heading = RESEARCH)]
     pub no_bases_plan: bool,
+    /// Fast engine: states that cannot follow the packing plan (a goal it has yet to fill has
+    /// no box left that can reach it in its turn) share their cells with the others and get
+    /// packing advice (to measure the effect of setting them apart).
+    #[arg(long, help_heading = RESEARCH)]
+    pub no_plan_reach: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long, help_heading = RESEARCH)]
@@ -302,6 +307,7 @@ impl SearchArgs {
                 narrow: !self.no_narrow_moves,
                 open_packing: !self.no_open_packing,
                 bases: !self.no_bases_plan,
+                plan_reach: !self.no_plan_reach,
             },
         })
     }

@@ -247,6 +247,12 @@ pub struct FastOptions {
     /// where boxes start (boxes wait outside a goal room before they go in); off, or when
     /// that search takes no box away, the plan peeled one box at a time.
     pub bases: bool,
+    /// In the passes after a long limit's first round (the staging and third passes) and on
+    /// the portfolio's staging lane, a state in which some
+    /// goal the plan has yet to fill has no box left that can reach it in its turn gets cells
+    /// of its own, and the packing advisor does not lead into one from a state that can
+    /// follow the plan; off, such states share their cells and get packing advice.
+    pub plan_reach: bool,
 }
 
 impl Default for FastOptions {
@@ -267,6 +273,7 @@ impl Default for FastOptions {
             narrow: true,
             open_packing: true,
             bases: true,
+            plan_reach: true,
         }
     }
 }

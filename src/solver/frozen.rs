@@ -248,33 +248,67 @@ fn part_search(
 /// each goal over (square, the part of the floor round the box the player stands in).
 fn player_aware(a: &Analysis, blocked: impl Fn(Sq) -> bool, stop: &mut impl FnMut() -> bool) -> Option<Box<[u16]>> {
     let (n, goals) = (a.squares(), a.goals());
-    let free = |t: Option<Sq>| t.filter(|&t| !blocked(t));
     let groups = side_groups(a, &blocked, stop)?;
     let mut table = vec![UNREACHABLE; n * goals].into_boxed_slice();
-    let mut dist = vec![UNREACHABLE; n * 4];
-    let mut nodes: Vec<(Sq, u8)> = Vec::new();
+    let mut scratch = (vec![UNREACHABLE; n * 4], Vec::new());
     for goal in a.all().take(goals) {
         if stop() {
             return None;
         }
         let g = goal.index();
         table[g * goals + g] = 0;
-        if blocked(goal) {
-            continue;
-        }
-        let pull = |t: Sq, label: u8, d: Dir| {
-            // The box came from `s`, pushed in direction `d`; the player, now on `s`, is in
-            // this part of the floor, and stood on the square behind `s` before the push.
-            let back = d.opposite();
-            let s = free(a.neighbor(t, back))?;
-            (groups[t.index()][back.index()] == label && free(a.neighbor(s, back)).is_some()).then_some(s)
-        };
-        part_search(&groups, goal, (&mut dist, &mut nodes), pull, |s, pushes| {
+        pulls_from(a, &blocked, &groups, goal, &mut scratch, |s, pushes| {
             let cell = &mut table[s.index() * goals + g];
             *cell = (*cell).min(pushes);
         });
     }
     Some(table)
+}
+
+/// The player-aware push distances to `goal` alone (as in [`FrozenTables::player_aware_within`],
+/// indexed by square, [`UNREACHABLE`] where a box cannot get there) for a box among the walls
+/// and the squares marked (non-zero) in `blocked`: one column of [`player_aware_blocked`]'s
+/// table, for a fraction of its work. `None` when `stop` says so.
+pub(crate) fn player_aware_to(
+    a: &Analysis,
+    blocked: &[u8],
+    goal: Sq,
+    stop: &mut impl FnMut() -> bool,
+) -> Option<Vec<u16>> {
+    let is_blocked = |s: Sq| blocked[s.index()] != 0;
+    let groups = side_groups(a, &is_blocked, stop)?;
+    let mut column = vec![UNREACHABLE; a.squares()];
+    column[goal.index()] = 0;
+    let mut scratch = (vec![UNREACHABLE; a.squares() * 4], Vec::new());
+    pulls_from(a, &is_blocked, &groups, goal, &mut scratch, |s, pushes| {
+        column[s.index()] = column[s.index()].min(pushes);
+    });
+    Some(column)
+}
+
+/// Breadth first backwards from `goal` over (square, part of the floor round the box), the
+/// `blocked` squares and the walls the only obstacles (`groups` their side groups): `found`
+/// hears of each square a box can be pushed to `goal` from, with the pushes it takes.
+fn pulls_from(
+    a: &Analysis,
+    blocked: &impl Fn(Sq) -> bool,
+    groups: &[[u8; 4]],
+    goal: Sq,
+    (dist, nodes): &mut (Vec<u16>, Vec<(Sq, u8)>),
+    found: impl FnMut(Sq, u16),
+) {
+    if blocked(goal) {
+        return;
+    }
+    let free = |t: Option<Sq>| t.filter(|&t| !blocked(t));
+    let pull = |t: Sq, label: u8, d: Dir| {
+        // The box came from `s`, pushed in direction `d`; the player, now on `s`, is in this
+        // part of the floor, and stood on the square behind `s` before the push.
+        let back = d.opposite();
+        let s = free(a.neighbor(t, back))?;
+        (groups[t.index()][back.index()] == label && free(a.neighbor(s, back)).is_some()).then_some(s)
+    };
+    part_search(groups, goal, (dist, nodes), pull, found);
 }
 
 /// The player-aware table (see [`FrozenTables::player_aware_within`]) for a box alone among

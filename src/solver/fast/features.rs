@@ -19,6 +19,14 @@
 //!   parent's way (`super::way::Way::blocked_after`). Counting the boxes on the way instead
 //!   (capped at 2, 3 or 8) split the cells finer and cost more levels than it gained.
 //!
+//! - **astray** (only in searches that ask for it, the passes after a long limit's first
+//!   round, see `super`): 1 when
+//!   some goal the plan has yet to fill has no box left that can reach it in its turn (see
+//!   `super::plan_reach`). Such a state can still be solved in another order, but not along
+//!   the plan, and its matching bound is often the lowest around (the box it spent was the
+//!   nearest): sharing a cell with the states that can follow the plan, it would take their
+//!   turns. The lead cell (see `super::search`) is one that follows the plan, when any does.
+//!
 //! A cell is the whole vector; a state's cell depends on its boxes alone. Boxes on doorways
 //! (articulation squares of the floor) and obstructed links between rooms (FESS's room
 //! connectivity) were tried as cell dimensions and solved no more levels.
@@ -35,8 +43,8 @@ use crate::level::Dir;
 /// expansions per level, capping at 4 solved 31 levels against 27 uncapped (2: 30, 6: 30).
 pub const MAX_REGIONS: u16 = 4;
 
-/// A feature-space cell: (packing, connectivity, filled, blocked; 0 when not counted).
-pub type Cell = [u16; 4];
+/// A feature-space cell: (packing, connectivity, filled, blocked, astray; 0 when not counted).
+pub type Cell = [u16; 5];
 
 /// Scratch for the region labelling, and whether cells count the boxes on goals.
 pub struct Features {
@@ -92,19 +100,21 @@ impl Features {
 
     /// The cell of a state (boxes marked in `occupied`, `on_goals` of them on goals) whose
     /// floor has `regions` regions; `blocked(packed)` says whether boxes stand on the way to
-    /// the plan's next goal once `packed` steps of it are done (asked only when cells say so).
+    /// the plan's next goal once `packed` steps of it are done (asked only when cells say so),
+    /// `astray(packed)` whether the state cannot follow the plan from there (asked always:
+    /// the caller knows whether it looks).
     pub fn cell(
         &self,
         plan: &PackingPlan,
         occupied: &[u8],
-        regions: u16,
-        on_goals: usize,
+        (regions, on_goals): (u16, usize),
         blocked: impl FnOnce(u16) -> bool,
+        astray: impl FnOnce(u16) -> bool,
     ) -> Cell {
         let packed = plan.packed(occupied);
         let filled = if self.filled { on_goals as u16 } else { 0 };
         let blocked = u16::from(self.blocked && blocked(packed));
-        [packed, regions.min(MAX_REGIONS), filled, blocked]
+        [packed, regions.min(MAX_REGIONS), filled, blocked, u16::from(astray(packed))]
     }
 }
 
@@ -147,10 +157,16 @@ mod tests {
         let right = a.sq(level.square_at(1, 3).unwrap()).index();
         occupied[right] = 1;
         assert_eq!(plan.packed(&occupied), 0);
-        assert_eq!(Features::new(&a, true, false).cell(&plan, &occupied, 1, 1, |_| true), [0, 1, 1, 0]);
-        assert_eq!(Features::new(&a, false, false).cell(&plan, &occupied, 1, 1, |_| true), [0, 1, 0, 0]);
-        assert_eq!(Features::new(&a, false, true).cell(&plan, &occupied, 1, 1, |_| true), [0, 1, 0, 1]);
-        assert_eq!(Features::new(&a, false, true).cell(&plan, &occupied, 1, 1, |_| false), [0, 1, 0, 0]);
+        assert_eq!(Features::new(&a, true, false).cell(&plan, &occupied, (1, 1), |_| true, |_| false), [0, 1, 1, 0, 0]);
+        assert_eq!(
+            Features::new(&a, false, false).cell(&plan, &occupied, (1, 1), |_| true, |_| false),
+            [0, 1, 0, 0, 0]
+        );
+        assert_eq!(Features::new(&a, false, true).cell(&plan, &occupied, (1, 1), |_| true, |_| true), [0, 1, 0, 1, 1]);
+        assert_eq!(
+            Features::new(&a, false, true).cell(&plan, &occupied, (1, 1), |_| false, |_| false),
+            [0, 1, 0, 0, 0]
+        );
     }
 
     #[test]

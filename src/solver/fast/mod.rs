@@ -36,7 +36,17 @@
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
 //!   number of player regions); in the second pass also the number of boxes on goals in any
 //!   order, in the third whether boxes block the cheapest way to the plan's next goal
-//!   (`way.rs`).
+//!   (`way.rs`); in the passes after a long limit's first round (the staging and third
+//!   passes) also whether some goal the plan has yet to fill has no box left that can reach
+//!   it in its turn (`plan_reach.rs`: a bipartite
+//!   matching of the free boxes to the goals left, each goal reachable with the goals before
+//!   it in the plan as walls). Such a state can be solved in another order but not along the
+//!   plan, and its low bound (it spent the nearest box) would take the turns of the states
+//!   that can; in cells of their own they keep theirs, the packing advisor does not lead into
+//!   one, and the lead cell is one that can follow the plan. The passes of the first round go
+//!   without: the test costs a fifth of the expansions' speed, and its cells change the order
+//!   on levels the first round solves in seconds, not always for the better (Sasquatch 31
+//!   and 44 in the first pass).
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a picked state is expanded,
 //!   the boxes round the one just moved (up to six, linked through their 8-neighbourhoods and
 //!   through small pockets of floor the player cannot reach), the fence of a small part of
@@ -100,7 +110,8 @@
 //!    the pass starts; most levels never get there);
 //! 3. under a time limit above `FIRST_ROUND`, or under short limits on what the midpoint
 //!    leaves: the first pass's advice, afresh, with cells that say whether boxes block the
-//!    way to the plan's next goal.
+//!    way to the plan's next goal (and, after a long limit's first round, whether the state
+//!    can still follow the plan).
 //!
 //! Greedy distance advice fills goals out of the plan's order, which costs dearly in levels
 //! with goal rooms and helps in levels without them: at a weight between the advisors' and the
@@ -149,6 +160,7 @@ mod keyed;
 mod macros;
 mod midpoint;
 mod packing;
+mod plan_reach;
 mod portfolio;
 mod pull;
 mod search;
@@ -284,7 +296,11 @@ fn schedule(
         match &round {
             Err(SolveError::Timeout(_)) => match peeled_plan(level, a, config, plan, started) {
                 Ok(peeled) => {
-                    let after = Last { plan: peeled.as_ref().unwrap_or(plan), ..last };
+                    // These passes set apart the states astray from the plan (see the
+                    // module docs).
+                    let astray = config.fast.plan_reach;
+                    let closing = closing.map(|w| Weights { astray, ..w });
+                    let after = Last { plan: peeled.as_ref().unwrap_or(plan), closing, ..last };
                     let r = staging_after(&after, learned, third, round);
                     close_with_rest(&after, learned, r)
                 }
@@ -445,7 +461,8 @@ fn staging_after(
 ) -> Result<Solution, SolveError> {
     let Err(SolveError::Timeout(spent)) = &result else { return result };
     let rest = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()).saturating_sub(reserve));
-    let weights = Weights { staging: last.config.fast.staging.then_some(0), ..last.weights };
+    let fast = &last.config.fast;
+    let weights = Weights { staging: fast.staging.then_some(0), astray: fast.plan_reach, ..last.weights };
     pass_on_rest(last, learned, weights, rest, spent)
 }
 
@@ -639,10 +656,19 @@ pub(super) const SPRINT_EXPANSIONS: u64 = 500;
 fn passes(config: &Config) -> [Weights; 3] {
     let hotspots = config.fast.hotspots.then_some(1);
     let sprint = config.fast.sprints.then_some(SPRINT_EXPANSIONS);
-    let first = Weights { hotspots, distance: Some(2), filled: false, blocked: false, other: 3, sprint, staging: None };
+    let first = Weights {
+        hotspots,
+        distance: Some(2),
+        filled: false,
+        blocked: false,
+        other: 3,
+        sprint,
+        staging: None,
+        astray: false,
+    };
     [
         first,
-        Weights { hotspots: None, distance: Some(0), filled: true, blocked: false, other: 1, sprint, staging: None },
+        Weights { hotspots: None, distance: Some(0), filled: true, other: 1, ..first },
         Weights { blocked: true, ..first },
     ]
 }

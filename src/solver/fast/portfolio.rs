@@ -299,7 +299,9 @@ fn run_strategy(
             run(layered.as_ref().unwrap_or(plan), config, passes[1], learned)
         }
         Strategy::Blocked => run(peeled, config, passes[2], learned),
-        Strategy::Staging => run(peeled, config, Weights { staging, ..passes[0] }, learned),
+        Strategy::Staging => {
+            run(peeled, config, Weights { staging, astray: config.fast.plan_reach, ..passes[0] }, learned)
+        }
         Strategy::Relaxed => {
             let relaxed = Config { fast: FastOptions { aware: false, ..config.fast }, ..config.clone() };
             run(plan, &relaxed, passes[0], learned)

@@ -26,6 +26,7 @@ use super::hotspots::Hotspots;
 use super::keyed::{self, Keyed, hash_key};
 use super::macros::{MacroMove, Macros};
 use super::packing::{PackingPlan, Peel};
+use super::plan_reach::PlanReach;
 use super::pull::{Backward, Found};
 use super::staging::{self, Aside};
 use super::way::Way;
@@ -59,7 +60,7 @@ struct Node {
 /// Whether cell `a` is further on than `b`: more of the plan packed, then fewer player
 /// regions, then more boxes on goals, then not blocked (see [`super::features`]).
 fn leads(a: &Cell, b: &Cell) -> bool {
-    let progress = |c: &Cell| (c[0], Reverse(c[1]), c[2], Reverse(c[3]));
+    let progress = |c: &Cell| (Reverse(c[4]), c[0], Reverse(c[1]), c[2], Reverse(c[3]));
     progress(a) > progress(b)
 }
 
@@ -762,6 +763,9 @@ pub struct Weights {
     /// The staging advisor's move (a box of a pair in each other's way stepping aside while
     /// no goal of the plan is filled, see [`super::staging`]), `None` when it takes no part.
     pub staging: Option<u32>,
+    /// Whether the feature-space cell says that the state cannot follow the plan, the packing
+    /// advisor leading into none such from one that can (see [`super::plan_reach`]).
+    pub astray: bool,
 }
 
 /// The open-packing advisor's score of a child (smaller is better): the most of the plan
@@ -912,6 +916,11 @@ struct Pass<'r> {
     asides: Vec<Aside>,
     /// The lead cell (see the module docs), once a state is picked.
     lead: Option<Cell>,
+    /// Where boxes can reach the plan's goals in their turn, when cells say whether a state
+    /// can follow the plan (`FastOptions::plan_reach`, in the passes that follow its order).
+    plan_reach: Option<PlanReach>,
+    /// A child's boxes, for `plan_reach`.
+    child_boxes: Vec<u16>,
 }
 
 impl<'r> Pass<'r> {
@@ -965,6 +974,8 @@ impl<'r> Pass<'r> {
             early: 0,
             asides: if weights.staging.is_some() { start_asides(level, a) } else { Vec::new() },
             lead: None,
+            plan_reach: None,
+            child_boxes: Vec::new(),
         }
     }
 
@@ -993,6 +1004,13 @@ impl<'r> Pass<'r> {
                 None => return self.stopped(),
             }
         }
+        if self.inputs.weights.astray {
+            // `None`: a plan too long to check, or the limits ran out.
+            self.plan_reach = PlanReach::new(a, plan, &mut self.budget.stop_check());
+            if self.plan_reach.is_none() && self.budget.check_now().is_err() {
+                return self.stopped();
+            }
+        }
         let base = frozen_table(&self.tables, TableId::STATIC);
         let boxes = &self.boxes;
         let cost = |b: usize, g| table_cost(a, base, boxes[b] as usize, g);
@@ -1002,7 +1020,8 @@ impl<'r> Pass<'r> {
             return end(Err(SolveError::Unsolvable(self.search.finish_stats(started))));
         };
         let regions = self.features.regions(a, &self.occupied, a.sq(level.player()).index());
-        let cell = self.features.cell(plan, &self.occupied, regions.count, on_goals, |_| false);
+        let astray = |packed| self.plan_reach.as_ref().is_some_and(|r| !r.follows(&self.boxes, packed));
+        let cell = self.features.cell(plan, &self.occupied, (regions.count, on_goals), |_| false, astray);
         let root = Node {
             parent: ROOT,
             from: Sq::new(0),
@@ -1249,7 +1268,8 @@ impl<'r> Pass<'r> {
         self.set_boxes(1);
         self.reach.player(a, &self.occupied, Sq::new(node.player as usize));
         let regions = self.features.regions(a, &self.occupied, node.player as usize).count;
-        let cell = self.features.cell(plan, &self.occupied, regions, on_goals, |_| false);
+        let astray = |packed| self.plan_reach.as_ref().is_some_and(|r| !r.follows(&self.boxes, packed));
+        let cell = self.features.cell(plan, &self.occupied, (regions, on_goals), |_| false, astray);
         if self.pi_corral_dead(node.player) {
             self.set_boxes(0);
             return Ok(());
@@ -1427,7 +1447,19 @@ impl<'r> Pass<'r> {
         // A child that packs has a new next goal, whose way is not known yet.
         let way = &self.way;
         let blocked = |packed| packed == p.cell[0] && p.obstacles.is_some_and(|o| way.blocked_after(o, from, to));
-        let cell = self.features.cell(plan, &self.occupied, regions.count, on_goals, blocked);
+        let (reach, boxes) = (&self.plan_reach, &mut self.child_boxes);
+        let astray = |packed| {
+            reach.as_ref().is_some_and(|r| {
+                // A move that keeps what the box could reach keeps a state on the plan.
+                if p.cell[4] == 0 && packed == p.cell[0] && r.keeps_reach(from as u16, to as u16, packed) {
+                    return false;
+                }
+                boxes.clear();
+                boxes.extend(self.boxes.iter().map(|&b| if usize::from(b) == from { to as u16 } else { b }));
+                !r.follows(boxes, packed)
+            })
+        };
+        let cell = self.features.cell(plan, &self.occupied, (regions.count, on_goals), blocked, astray);
         let hotspots = match weights.hotspots {
             Some(_) => hot.moved(&self.boxes, a.goals(), &self.hot_counts, row, to),
             None => 0,
@@ -1504,9 +1536,9 @@ impl<'r> Pass<'r> {
         let open_packing = self.slot_weights[OPEN_PACKING].is_some();
         let mut lists: [Vec<Reverse<Advice>>; ADVISORS] = Default::default();
         for (i, c) in self.children.iter().enumerate() {
-            // Packing: progress along the plan.
+            // Packing: progress along the plan, never astray from it (see `plan_reach.rs`).
             let gain = i64::from(c.cell[0]) - i64::from(p.cell[0]);
-            if gain > 0 {
+            if gain > 0 && c.cell[4] <= p.cell[4] {
                 lists[PACKING].push(Reverse((-gain, c.h, c.m.pushes, i)));
                 if open_packing {
                     lists[OPEN_PACKING].push(Reverse((openness(c), c.h, c.m.pushes, i)));
@@ -1945,12 +1977,13 @@ mod tests {
     }
 
     #[test]
-    fn the_lead_cell_has_packed_most_then_has_fewest_regions() {
-        assert!(leads(&[3, 4, 0, 0], &[2, 1, 0, 0]), "packing comes first");
-        assert!(leads(&[3, 1, 0, 0], &[3, 2, 0, 0]), "then fewer regions");
-        assert!(leads(&[3, 1, 5, 0], &[3, 1, 4, 0]), "then more boxes on goals");
-        assert!(leads(&[3, 1, 5, 0], &[3, 1, 5, 1]), "then a clear way");
-        assert!(!leads(&[3, 1, 5, 0], &[3, 1, 5, 0]));
+    fn the_lead_cell_follows_the_plan_then_has_packed_most_then_has_fewest_regions() {
+        assert!(leads(&[3, 4, 0, 0, 0], &[2, 1, 0, 0, 0]), "packing comes first");
+        assert!(leads(&[3, 1, 0, 0, 0], &[3, 2, 0, 0, 0]), "then fewer regions");
+        assert!(leads(&[3, 1, 5, 0, 0], &[3, 1, 4, 0, 0]), "then more boxes on goals");
+        assert!(leads(&[3, 1, 5, 0, 0], &[3, 1, 5, 1, 0]), "then a clear way");
+        assert!(!leads(&[3, 1, 5, 0, 0], &[3, 1, 5, 0, 0]));
+        assert!(leads(&[2, 4, 0, 0, 0], &[3, 1, 0, 0, 1]), "a state that can follow the plan first");
     }
 
     #[test]
@@ -2043,6 +2076,36 @@ mod tests {
 ";
 
     #[test]
+    fn states_astray_from_the_plan_in_cells_of_their_own_let_the_others_through() {
+        // XSokoban 41, one pass with the first pass's weights on the first plan: with the
+        // states that cannot follow the plan in cells of their own (and no packing advice into
+        // them) it finishes within 30,000 expansions; sharing their cells, they take the
+        // turns and it does not.
+        let root = env!("CARGO_MANIFEST_DIR");
+        let text = std::fs::read_to_string(format!("{root}/data/xsokoban90.xsb")).unwrap();
+        let level = parse_levels(&text).unwrap().remove(40);
+        let a = Analysis::new(&level);
+        let hot = Hotspots::new(&a, &mut || false).unwrap();
+        let config = Config { node_limit: Some(30_000), ..Config::default() };
+        let plan = plan(&level, &a, &config, Peel::OneByOne, Instant::now()).unwrap();
+        let first = Weights {
+            hotspots: Some(1),
+            distance: Some(2),
+            filled: false,
+            blocked: false,
+            other: 3,
+            sprint: Some(SPRINT_EXPANSIONS),
+            staging: None,
+            astray: true,
+        };
+        let search = |weights| run(&level, &a, &plan, &hot, &config, weights, &mut Learned::new(&a, Backward::none()));
+        let solved = search(first).expect("solved with the states astray set apart");
+        assert!(crate::verify::verify(&level, &solved.lurd).is_valid_solution());
+        let shared = search(Weights { astray: false, ..first });
+        assert!(matches!(shared, Err(SolveError::NodeLimit(_))), "solved with the states astray sharing cells");
+    }
+
+    #[test]
     fn a_sprint_with_a_fresh_plan_finishes_a_late_state() {
         let level = parse_levels(LATE).unwrap().remove(0);
         let a = Analysis::new(&level);
@@ -2058,6 +2121,7 @@ mod tests {
             other: 3,
             sprint: None,
             staging: Some(0),
+            astray: false,
         };
         let config = Config::default();
         let r = sprint(&level, &a, &hot, &config, weights, (&boxes, player), (SPRINT_EXPANSIONS, 0), Instant::now());

@@ -1,0 +1,242 @@
+//! Whether a position can still follow the packing plan: every goal the plan has yet to fill
+//! needs a box of its own that can reach it once the goals before it in the plan hold theirs.
+//!
+//! Filling goals shuts off ways: a goal late in the plan is often reachable, once the goals
+//! before it are filled, only from a few squares (the far end of a corridor whose near end
+//! the plan fills first, say). A box that could reach it from there, spent on an earlier goal,
+//! leaves it without a box along the plan. Such a position can still be solved in another
+//! order, so it is not a deadlock; but the plan's advice leads nowhere from it, while its
+//! matching bound is often the lowest around (the spent box was the nearest). Its cell (see
+//! `features.rs`) says so, and the packing advisor does not lead into it from a position that
+//! can follow the plan, so the positions that can keep their own turn and their advice.
+//!
+//! For goal step `k` of the plan (in plan order, parking steps left out), bit `k` of
+//! `reach[s]` says that a box alone on square `s` can be pushed onto the step's goal with the
+//! goals of the steps before it as walls, the player walking round the box (the player-aware
+//! distances of [`crate::solver::frozen`]). A position with `packed` steps done can follow the
+//! plan when each goal step from there on can be given a box of its own, not on a goal of a
+//! step done, whose square's bit allows it: a bipartite matching, found by augmenting paths.
+//! The test sees neither the other boxes nor the player: it never calls a followable position
+//! astray, and it misses some that are.
+
+use super::packing::PackingPlan;
+use crate::analysis::{Analysis, Sq, UNREACHABLE};
+use crate::solver::frozen::player_aware_to;
+
+/// Plans with more goal steps than this are not checked (every position follows them).
+pub const MAX_STEPS: usize = 128;
+
+/// A set of goal steps (or of boxes), one bit each.
+type Bits = u128;
+
+/// The squares from which a box can reach each goal step of one plan in its turn.
+pub struct PlanReach {
+    /// Bit `k` of `reach[s]`: a box on square `s` can reach goal step `k` in its turn.
+    reach: Vec<Bits>,
+    /// The plan's step index of each goal step, in order.
+    steps: Vec<u16>,
+    /// `step_of[g]`: the goal step that fills goal `g`.
+    step_of: Vec<u16>,
+}
+
+impl PlanReach {
+    /// The reach of `plan`'s goal steps on the level of `a`; `None` when the plan has more
+    /// than [`MAX_STEPS`] goal steps or `stop` says so (it is asked once a goal).
+    pub fn new(a: &Analysis, plan: &PackingPlan, stop: &mut impl FnMut() -> bool) -> Option<PlanReach> {
+        let goal_steps: Vec<(usize, u16)> =
+            plan.steps.iter().enumerate().filter(|(_, s)| s.square == s.goal).map(|(i, s)| (i, s.goal)).collect();
+        if goal_steps.len() > MAX_STEPS {
+            return None;
+        }
+        let mut reach: Vec<Bits> = vec![0; a.squares()];
+        let mut step_of = vec![u16::MAX; a.goals()];
+        let mut walls = vec![0u8; a.squares()];
+        for (k, &(_, goal)) in goal_steps.iter().enumerate() {
+            if stop() {
+                return None;
+            }
+            let pushes = player_aware_to(a, &walls, Sq::new(goal as usize), stop)?;
+            for (bits, &d) in reach.iter_mut().zip(&pushes).take(a.live()) {
+                if d != UNREACHABLE {
+                    *bits |= 1 << k;
+                }
+            }
+            step_of[goal as usize] = k as u16;
+            walls[goal as usize] = 1;
+        }
+        let steps = goal_steps.iter().map(|&(i, _)| i as u16).collect();
+        Some(PlanReach { reach, steps, step_of })
+    }
+
+    /// Whether a box moved from `from` to `to` can reach every goal step from `packed` on that
+    /// it could reach before: then a position that could follow the plan with `packed` steps
+    /// done still can after the move, when the move leaves `packed` as it was (most moves;
+    /// the box keeps its step in the matching).
+    pub fn keeps_reach(&self, from: u16, to: u16, packed: u16) -> bool {
+        let first = self.steps.partition_point(|&i| i < packed);
+        let (before, after) = (self.reach[usize::from(from)] >> first, self.reach[usize::from(to)] >> first);
+        before & !after == 0
+    }
+
+    /// Whether the position with boxes on the solver squares `boxes` and `packed` steps of
+    /// the plan done can follow the rest of it (see the module docs).
+    pub fn follows(&self, boxes: &[u16], packed: u16) -> bool {
+        // Goal steps before `first` are done.
+        let first = self.steps.partition_point(|&i| i < packed);
+        let left = self.steps.len() - first;
+        if left == 0 {
+            return true;
+        }
+        let done = |b: u16| self.step_of.get(usize::from(b)).is_some_and(|&k| usize::from(k) < first);
+        // `boxes_for[k]`: the free boxes (their bits in order) that can take goal step
+        // `first + k`.
+        let mut boxes_for = [0 as Bits; MAX_STEPS];
+        let mut free = 0;
+        for &b in boxes.iter().filter(|&&b| !done(b)) {
+            if free == MAX_STEPS {
+                break;
+            }
+            let mut steps = self.reach[usize::from(b)] >> first;
+            while steps != 0 {
+                boxes_for[steps.trailing_zeros() as usize] |= 1 << free;
+                steps &= steps - 1;
+            }
+            free += 1;
+        }
+        if free < left {
+            return false;
+        }
+        let mut matching = Matching::new();
+        (0..left).all(|k| matching.augment(k, &boxes_for, &mut 0))
+    }
+}
+
+/// The boxes given to the steps so far: `owner[b]` is the step box `b` holds, `taken` has a
+/// bit for each box that holds one.
+struct Matching {
+    owner: [u8; MAX_STEPS],
+    taken: Bits,
+}
+
+impl Matching {
+    fn new() -> Matching {
+        Matching { owner: [u8::MAX; MAX_STEPS], taken: 0 }
+    }
+
+    /// Gives step `k` a box among `boxes_for[k]`, not one of `seen`, moving the step that
+    /// holds it on to another box when that step can have one.
+    fn augment(&mut self, k: usize, boxes_for: &[Bits; MAX_STEPS], seen: &mut Bits) -> bool {
+        let candidates = boxes_for[k] & !*seen;
+        // A box no step holds ends the path at once (most steps find one).
+        let free = candidates & !self.taken;
+        if free != 0 {
+            self.give(free.trailing_zeros() as usize, k);
+            return true;
+        }
+        *seen |= candidates;
+        let mut held = candidates;
+        while held != 0 {
+            let b = held.trailing_zeros() as usize;
+            held &= held - 1;
+            if self.augment(usize::from(self.owner[b]), boxes_for, seen) {
+                self.give(b, k);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn give(&mut self, b: usize, k: usize) {
+        self.owner[b] = k as u8;
+        self.taken |= 1 << b;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::parse_levels;
+    use crate::solver::fast::packing::Step;
+
+    /// The plan filling `goals` (level squares, in order) of `level`'s analysis.
+    fn plan_of(a: &Analysis, goals: &[usize]) -> PackingPlan {
+        let order: Vec<u16> = goals.iter().map(|&g| a.sq(crate::level::Square::new(g)).index() as u16).collect();
+        let mut rank = vec![0; a.goals()];
+        for (i, &g) in order.iter().enumerate() {
+            rank[usize::from(g)] = i as u16;
+        }
+        let steps = order.iter().map(|&g| Step::new(g, g)).collect();
+        PackingPlan { order, rank, steps }
+    }
+
+    #[test]
+    fn a_goal_reachable_only_past_an_earlier_one_needs_its_own_box_there() {
+        // A corridor with goals on columns 1 and 2, boxes coming from the right: the plan that
+        // fills column 2 first leaves column 1 unreachable, whichever box is left; filling
+        // column 1 first, the box on column 3 can still take column 2.
+        let level = parse_levels("#######\n#..$$@#\n#######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let at = |c: usize| level.square_at(1, c).unwrap().index();
+        let sq = |c: usize| a.sq(level.square_at(1, c).unwrap()).index() as u16;
+        let boxes = [sq(3), sq(4)];
+        let near_first = plan_of(&a, &[at(2), at(1)]);
+        let reach = PlanReach::new(&a, &near_first, &mut || false).unwrap();
+        assert!(!reach.follows(&boxes, 0), "column 1 can only be reached through column 2");
+        let far_first = plan_of(&a, &[at(1), at(2)]);
+        let reach = PlanReach::new(&a, &far_first, &mut || false).unwrap();
+        assert!(reach.follows(&boxes, 0));
+        // One box on column 1 (step done), the other still to come: it can reach column 2.
+        assert!(reach.follows(&[sq(1), sq(4)], 1));
+        // A box on column 2 that is not a step done (the plan's first step is column 1)
+        // still counts as free, and the boxes are matched in either order.
+        assert!(reach.follows(&[sq(2), sq(4)], 0));
+    }
+
+    #[test]
+    fn the_matching_moves_a_step_to_another_box_when_needed() {
+        // Two goal steps, two boxes: the first box can take either step, the second only the
+        // first; the matching gives the second the first step and the first the second.
+        let mut boxes_for = [0 as Bits; MAX_STEPS];
+        boxes_for[0] = 0b11;
+        boxes_for[1] = 0b01;
+        let mut m = Matching::new();
+        assert!(m.augment(0, &boxes_for, &mut 0));
+        assert!(m.augment(1, &boxes_for, &mut 0));
+        assert_eq!((m.owner[0], m.owner[1]), (1, 0));
+        boxes_for[0] = 0b01;
+        let mut m = Matching::new();
+        assert!(m.augment(0, &boxes_for, &mut 0));
+        assert!(!m.augment(1, &boxes_for, &mut 0), "both steps need the first box");
+    }
+
+    /// Whether every step can have a box of its own, trying every assignment.
+    fn brute_force(boxes_for: &[Bits], boxes: usize, taken: Bits) -> bool {
+        let Some((first, rest)) = boxes_for.split_first() else { return true };
+        (0..boxes).any(|b| first >> b & 1 == 1 && taken >> b & 1 == 0 && brute_force(rest, boxes, taken | 1 << b))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_matching_finds_one_whenever_there_is_one(
+            steps in 1usize..7,
+            boxes in 1usize..8,
+            masks in proptest::collection::vec(0u8..=255, 7),
+        ) {
+            let mut boxes_for = [0 as Bits; MAX_STEPS];
+            for k in 0..steps {
+                boxes_for[k] = Bits::from(masks[k]) & ((1 << boxes) - 1);
+            }
+            let mut m = Matching::new();
+            let found = (0..steps).all(|k| m.augment(k, &boxes_for, &mut 0));
+            proptest::prop_assert_eq!(found, brute_force(&boxes_for[..steps], boxes, 0));
+            if found {
+                // Each step holds a box it may take, and no box holds two steps.
+                let held: Vec<usize> = (0..boxes).filter(|&b| m.owner[b] != u8::MAX).collect();
+                proptest::prop_assert_eq!(held.len(), steps);
+                for b in held {
+                    proptest::prop_assert!(boxes_for[usize::from(m.owner[b])] >> b & 1 == 1);
+                }
+            }
+        }
+    }
+}
