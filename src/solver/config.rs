@@ -248,10 +248,10 @@ pub struct FastOptions {
     /// that search takes no box away, the plan peeled one box at a time.
     pub bases: bool,
     /// In the passes after a long limit's first round (the staging and third passes) and on
-    /// the portfolio's staging lane, a state in which some
-    /// goal the plan has yet to fill has no box left that can reach it in its turn gets cells
-    /// of its own, and the packing advisor does not lead into one from a state that can
-    /// follow the plan; off, such states share their cells and get packing advice.
+    /// the portfolio's staging lane, a state in which some goal the plan has yet to fill has
+    /// no box left that can reach it in its turn gets cells of its own, and the packing
+    /// advisors do not lead into one from a state that can follow the plan; off, such states
+    /// share their cells and get packing advice.
     pub plan_reach: bool,
 }
 

@@ -38,15 +38,13 @@
 //!   order, in the third whether boxes block the cheapest way to the plan's next goal
 //!   (`way.rs`); in the passes after a long limit's first round (the staging and third
 //!   passes) also whether some goal the plan has yet to fill has no box left that can reach
-//!   it in its turn (`plan_reach.rs`: a bipartite
-//!   matching of the free boxes to the goals left, each goal reachable with the goals before
-//!   it in the plan as walls). Such a state can be solved in another order but not along the
+//!   it in its turn (`plan_reach.rs`: a bipartite matching of the free boxes to the goals
+//!   left, each goal reachable with the goals before it in the plan as walls). Such a state can be solved in another order but not along the
 //!   plan, and its low bound (it spent the nearest box) would take the turns of the states
 //!   that can; in cells of their own they keep theirs, the packing advisor does not lead into
 //!   one, and the lead cell is one that can follow the plan. The passes of the first round go
-//!   without: the test costs a fifth of the expansions' speed, and its cells change the order
-//!   on levels the first round solves in seconds, not always for the better (Sasquatch 31
-//!   and 44 in the first pass).
+//!   without: the test slows each expansion, and its cells change the order on levels the
+//!   first round solves in seconds, not always for the better.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a picked state is expanded,
 //!   the boxes round the one just moved (up to six, linked through their 8-neighbourhoods and
 //!   through small pockets of floor the player cannot reach), the fence of a small part of
@@ -296,10 +294,7 @@ fn schedule(
         match &round {
             Err(SolveError::Timeout(_)) => match peeled_plan(level, a, config, plan, started) {
                 Ok(peeled) => {
-                    // These passes set apart the states astray from the plan (see the
-                    // module docs).
-                    let astray = config.fast.plan_reach;
-                    let closing = closing.map(|w| Weights { astray, ..w });
+                    let closing = closing.map(|w| after_first_round(&config.fast, w));
                     let after = Last { plan: peeled.as_ref().unwrap_or(plan), closing, ..last };
                     let r = staging_after(&after, learned, third, round);
                     close_with_rest(&after, learned, r)
@@ -461,9 +456,19 @@ fn staging_after(
 ) -> Result<Solution, SolveError> {
     let Err(SolveError::Timeout(spent)) = &result else { return result };
     let rest = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()).saturating_sub(reserve));
-    let fast = &last.config.fast;
-    let weights = Weights { staging: fast.staging.then_some(0), astray: fast.plan_reach, ..last.weights };
-    pass_on_rest(last, learned, weights, rest, spent)
+    pass_on_rest(last, learned, staging_weights(&last.config.fast, last.weights), rest, spent)
+}
+
+/// The staging pass's weights: the first pass's `first`, with the staging advisor's moves
+/// free (unless `--no-staging`), as a pass after a long limit's first round.
+fn staging_weights(fast: &FastOptions, first: Weights) -> Weights {
+    after_first_round(fast, Weights { staging: fast.staging.then_some(0), ..first })
+}
+
+/// `weights` for a pass after a long limit's first round (and its portfolio lane): such
+/// passes set apart the states astray from the plan (see the module docs).
+fn after_first_round(fast: &FastOptions, weights: Weights) -> Weights {
+    Weights { astray: fast.plan_reach, ..weights }
 }
 
 /// The passes' and the midpoint's `result`, or when the midpoint stopped with a good part of

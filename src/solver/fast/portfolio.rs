@@ -49,7 +49,7 @@
 use super::hotspots::Hotspots;
 use super::packing::{PackingPlan, Peel};
 use super::search::{self, Learned, Weights};
-use super::{plan_within, pull};
+use super::{plan_within, pull, staging_weights};
 use crate::analysis::Analysis;
 use crate::level::Level;
 use crate::solver::exhaust::PatternLog;
@@ -284,7 +284,6 @@ fn run_strategy(
     started: Instant,
 ) -> Result<Solution, SolveError> {
     let Shared { level, a, plan, peeled, hot, passes } = *shared;
-    let staging = config.fast.staging.then_some(0);
     let run = |plan: &PackingPlan, config: &Config, weights: Weights, learned: &mut Learned| {
         search::run(level, a, plan, hot, config, weights, learned)
     };
@@ -300,9 +299,7 @@ fn run_strategy(
             run(layered.as_ref().unwrap_or(plan), config, passes[1], learned)
         }
         Strategy::Blocked => run(peeled, config, passes[2], learned),
-        Strategy::Staging => {
-            run(peeled, config, Weights { staging, astray: config.fast.plan_reach, ..passes[0] }, learned)
-        }
+        Strategy::Staging => run(peeled, config, staging_weights(&config.fast, passes[0]), learned),
         Strategy::Relaxed => {
             let relaxed = Config { fast: FastOptions { aware: false, ..config.fast }, ..config.clone() };
             run(plan, &relaxed, passes[0], learned)

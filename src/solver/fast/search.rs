@@ -917,7 +917,7 @@ struct Pass<'r> {
     /// The lead cell (see the module docs), once a state is picked.
     lead: Option<Cell>,
     /// Where boxes can reach the plan's goals in their turn, when cells say whether a state
-    /// can follow the plan (`FastOptions::plan_reach`, in the passes that follow its order).
+    /// can follow the plan (`Weights::astray`).
     plan_reach: Option<PlanReach>,
     /// A child's boxes, for `plan_reach`.
     child_boxes: Vec<u16>,
@@ -1020,8 +1020,7 @@ impl<'r> Pass<'r> {
             return end(Err(SolveError::Unsolvable(self.search.finish_stats(started))));
         };
         let regions = self.features.regions(a, &self.occupied, a.sq(level.player()).index());
-        let astray = |packed| self.plan_reach.as_ref().is_some_and(|r| !r.follows(&self.boxes, packed));
-        let cell = self.features.cell(plan, &self.occupied, (regions.count, on_goals), |_| false, astray);
+        let cell = self.features.cell(plan, &self.occupied, (regions.count, on_goals), |_| false, |p| self.astray(p));
         let root = Node {
             parent: ROOT,
             from: Sq::new(0),
@@ -1268,8 +1267,7 @@ impl<'r> Pass<'r> {
         self.set_boxes(1);
         self.reach.player(a, &self.occupied, Sq::new(node.player as usize));
         let regions = self.features.regions(a, &self.occupied, node.player as usize).count;
-        let astray = |packed| self.plan_reach.as_ref().is_some_and(|r| !r.follows(&self.boxes, packed));
-        let cell = self.features.cell(plan, &self.occupied, (regions, on_goals), |_| false, astray);
+        let cell = self.features.cell(plan, &self.occupied, (regions, on_goals), |_| false, |p| self.astray(p));
         if self.pi_corral_dead(node.player) {
             self.set_boxes(0);
             return Ok(());
@@ -1740,6 +1738,12 @@ impl<'r> Pass<'r> {
     fn stopped<T>(&mut self) -> Flow<T> {
         let stop = self.budget.stop_reason();
         self.stop(stop)
+    }
+
+    /// Whether the loaded state, `packed` steps of the plan done, is astray from the plan (see
+    /// `super::plan_reach`; never when cells do not say).
+    fn astray(&self, packed: u16) -> bool {
+        self.plan_reach.as_ref().is_some_and(|r| !r.follows(&self.boxes, packed))
     }
 
     /// Ends the pass stopped by `stop`.
