@@ -28,6 +28,7 @@ use super::macros::{MacroMove, Macros};
 use super::packing::{PackingPlan, Peel};
 use super::plan_reach::PlanReach;
 use super::pull::{Backward, Found};
+use super::rooms::Rooms;
 use super::staging::{self, Aside};
 use super::way::Way;
 use crate::analysis::region::{Flood, Step, spread};
@@ -80,6 +81,8 @@ struct Child {
     hotspots: u32,
     /// Existing node with the same key, if any.
     existing: Option<u32>,
+    /// Room links cut (see `super::rooms`).
+    cut: u16,
 }
 
 /// A cell's queue, smallest (weight, bound) first; ties go to the newest state, which carries
@@ -763,6 +766,9 @@ pub struct Weights {
     /// The staging advisor's move (a box of a pair in each other's way stepping aside while
     /// no goal of the plan is filled, see [`super::staging`]), `None` when it takes no part.
     pub staging: Option<u32>,
+    /// The rooms advisor's move (the most room links uncut, see [`super::rooms`]), `None` when
+    /// it takes no part.
+    pub rooms: Option<u32>,
     /// Whether the feature-space cell says that the state cannot follow the plan, the packing
     /// advisor leading into none such from one that can (see [`super::plan_reach`]).
     pub astray: bool,
@@ -785,7 +791,8 @@ const OPENER: usize = 3;
 const HOTSPOTS: usize = 4;
 const STAGING: usize = 5;
 const OPEN_PACKING: usize = 6;
-const ADVISORS: usize = 7;
+const ROOMS: usize = 7;
+const ADVISORS: usize = 8;
 
 /// A state with at most this many moves is narrow: one of them is free (see
 /// `Pass::narrow_move`). FESS's rule; one move alone, or up to three, solved fewer XSokoban
@@ -849,6 +856,8 @@ struct Parent {
     obstacles: Option<u32>,
     /// Whether the opener advises (boxes stand on that way).
     opening: bool,
+    /// Room links cut.
+    cut: u16,
 }
 
 /// One run of the search (see [`run`]): its states, the state it has loaded (picked, then
@@ -921,6 +930,8 @@ struct Pass<'r> {
     plan_reach: Option<PlanReach>,
     /// A child's boxes, for `plan_reach`.
     child_boxes: Vec<u16>,
+    /// The level's rooms, for the rooms advisor.
+    rooms: Rooms,
 }
 
 impl<'r> Pass<'r> {
@@ -933,6 +944,7 @@ impl<'r> Pass<'r> {
         slot_weights[HOTSPOTS] = weights.hotspots;
         slot_weights[STAGING] = weights.staging;
         slot_weights[OPEN_PACKING] = inputs.config.fast.open_packing.then_some(0);
+        slot_weights[ROOMS] = weights.rooms.filter(|_| inputs.config.fast.rooms);
         Pass {
             inputs,
             budget: Budget::starting_at(inputs.config, inputs.started),
@@ -976,6 +988,7 @@ impl<'r> Pass<'r> {
             lead: None,
             plan_reach: None,
             child_boxes: Vec::new(),
+            rooms: if slot_weights[ROOMS].is_some() { Rooms::new(a) } else { Rooms::none() },
         }
     }
 
@@ -1285,7 +1298,11 @@ impl<'r> Pass<'r> {
             None => 0,
         };
         let opening = config.fast.opener && obstacles.is_some_and(|o| o > 0);
-        let parent = Parent { id, node, h, on_goals, regions, cell, hot, obstacles, opening };
+        let cut = match self.slot_weights[ROOMS] {
+            Some(_) => self.rooms.load(a, &self.occupied),
+            None => 0,
+        };
+        let parent = Parent { id, node, h, on_goals, regions, cell, hot, obstacles, opening, cut };
         self.children.clear();
         self.child_keys.clear();
         self.prefetch_children();
@@ -1465,7 +1482,8 @@ impl<'r> Pass<'r> {
         self.child_keys.extend_from_slice(&self.child_key);
         let player = regions.player;
         let h = h as u32;
-        let c = Child { m, row, player, hash, h, exact: false, cell, regions: regions.count, hotspots, existing };
+        let cut = self.child_cut(p, m);
+        let c = Child { m, row, player, hash, h, exact: false, cell, regions: regions.count, hotspots, existing, cut };
         self.children.push(c);
         Ok(())
     }
@@ -1501,6 +1519,18 @@ impl<'r> Pass<'r> {
                 self.search.stats.pruned_no_matching += 1;
                 None
             }
+        }
+    }
+
+    /// The room links cut in the child of move `m` (made on `occupied`) of `p`, when the
+    /// rooms advisor takes part (see `super::rooms`).
+    fn child_cut(&mut self, p: &Parent, m: MacroMove) -> u16 {
+        let a = self.inputs.a;
+        // Only a child with fewer links cut than its parent's matters.
+        let near = |s| self.rooms.near_passage(a, s);
+        match p.cut > 0 && (near(m.from) || near(m.to)) {
+            true => self.rooms.cut_after(a, &self.occupied, m.from, m.to),
+            false => p.cut,
         }
     }
 
@@ -1557,6 +1587,10 @@ impl<'r> Pass<'r> {
             }
             if opens(c) {
                 lists[OPENER].push(Reverse((opener_score(a, next_goal, c.m.to.index()), c.h, c.m.pushes, i)));
+            }
+            // Rooms: fewer links between rooms cut, the plan's progress kept.
+            if c.cut < p.cut && c.cell[0] >= p.cell[0] {
+                lists[ROOMS].push(Reverse((i64::from(c.cut) - i64::from(p.cut), c.h, c.m.pushes, i)));
             }
             // Hotspots: fewer boxes in other boxes' way.
             let gain = i64::from(p.hot) - i64::from(c.hotspots);
@@ -2101,6 +2135,7 @@ mod tests {
             sprint: Some(SPRINT_EXPANSIONS),
             staging: None,
             astray: true,
+            rooms: None,
         };
         let search = |weights| run(&level, &a, &plan, &hot, &config, weights, &mut Learned::new(&a, Backward::none()));
         let solved = search(first).expect("solved with the states astray set apart");
@@ -2126,6 +2161,7 @@ mod tests {
             sprint: None,
             staging: Some(0),
             astray: false,
+            rooms: None,
         };
         let config = Config::default();
         let r = sprint(&level, &a, &hot, &config, weights, (&boxes, player), (SPRINT_EXPANSIONS, 0), Instant::now());
