@@ -661,10 +661,7 @@ pub(super) const SPRINT_EXPANSIONS: u64 = 500;
 /// The passes' weights (see the module docs): the first with the hotspot advisor (unless
 /// `config` turns it off) and a mild distance advisor, the second with a full-strength
 /// distance advisor, no hotspots, and the goals filled in any order as a feature; the third,
-/// run under long limits only, the first's advice with the blocked feature. The rooms
-/// advisor's move, when `config` asks for it, costs one less than an unadvised one in each
-/// (the full weight of an advised move, 0, led XSokoban's searches astray: 73 against 75 at
-/// 50,000 expansions).
+/// run under long limits only, the first's advice with the blocked feature.
 fn passes(config: &Config) -> [Weights; 3] {
     let hotspots = config.fast.hotspots.then_some(1);
     let sprint = config.fast.sprints.then_some(SPRINT_EXPANSIONS);
@@ -677,11 +674,10 @@ fn passes(config: &Config) -> [Weights; 3] {
         sprint,
         staging: None,
         astray: false,
-        rooms: Some(2),
     };
     [
         first,
-        Weights { hotspots: None, distance: Some(0), filled: true, other: 1, rooms: Some(0), ..first },
+        Weights { hotspots: None, distance: Some(0), filled: true, other: 1, ..first },
         Weights { blocked: true, ..first },
     ]
 }

@@ -23,6 +23,7 @@
 //!
 //! Levels with fewer than two rooms or more than [`MAX_ROOMS`] have no links to cut.
 
+use crate::analysis::region::{Labels, Step, spread};
 use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
 
@@ -163,7 +164,9 @@ impl Rooms {
         self.cut()
     }
 
-    /// Whether a box leaving `s` may free a link: `s` is a passage or a room square beside one.
+    /// Whether a box moved from or to `s` may change the links: `s` is a passage or a room
+    /// square beside one (a move inside a room changes them only where it splits or joins
+    /// the room's parts, which this leaves out).
     pub fn near_passage(&self, a: &Analysis, s: Sq) -> bool {
         let passage = |t: Sq| self.room.get(t.index()) == Some(&PASSAGE);
         passage(s) || Dir::ALL.into_iter().any(|d| a.neighbor(s, d).is_some_and(passage))
@@ -214,30 +217,31 @@ impl Rooms {
         let own = self.room[start.index()];
         let walk = self.next_walk();
         let mut rooms = 0u64;
-        self.queue.clear();
-        self.queue.push(start);
-        self.mark[start.index()] = walk;
-        while let Some(s) = self.queue.pop() {
+        let Rooms { room, mark, entered, entered_at, loaded, queue, .. } = self;
+        queue.clear();
+        queue.push(start);
+        mark[start.index()] = walk;
+        let record_entry = |s: Sq, _| {
             if record {
-                if self.entered_at[s.index()] != self.loaded {
-                    self.entered_at[s.index()] = self.loaded;
-                    self.entered[s.index()] = 0;
+                if entered_at[s.index()] != *loaded {
+                    entered_at[s.index()] = *loaded;
+                    entered[s.index()] = 0;
                 }
-                self.entered[s.index()] |= 1 << own;
+                entered[s.index()] |= 1 << own;
             }
-            for t in Dir::ALL.into_iter().filter_map(|d| a.neighbor(s, d)) {
-                let r = self.room[t.index()];
-                if r != PASSAGE && r != own {
-                    rooms |= 1 << r;
-                    continue;
-                }
-                if self.mark[t.index()] == walk || occupied[t.index()] != 0 {
-                    continue;
-                }
-                self.mark[t.index()] = walk;
-                self.queue.push(t);
+            true
+        };
+        spread(a, queue, record_entry, |_, _, t| match room[t.index()] {
+            r if r != PASSAGE && r != own => {
+                rooms |= 1 << r;
+                Step::Skip
             }
-        }
+            _ if mark[t.index()] == walk || occupied[t.index()] != 0 => Step::Skip,
+            _ => {
+                mark[t.index()] = walk;
+                Step::Enter
+            }
+        });
         rooms
     }
 
@@ -275,35 +279,16 @@ impl Rooms {
             Some([s, right, down, diagonal])
         };
         let blocks: Vec<Option<[Sq; 4]>> = (0..n).map(|s| corner(Sq::new(s))).collect();
-        // A block's neighbours: the blocks whose corners are its corner's neighbours.
-        let is_block = |s: Option<Sq>| s.is_some_and(|s| blocks[s.index()].is_some());
-        let mut component = vec![u8::MAX; n];
-        let mut count = 0;
-        for s in 0..n {
-            let start = Sq::new(s);
-            if blocks[s].is_none() || component[s] != u8::MAX {
-                continue;
-            }
-            let lonely = Dir::ALL.into_iter().all(|d| !is_block(a.neighbor(start, d)));
-            if lonely {
-                continue;
-            }
-            if count == MAX_ROOMS + 1 {
-                return count;
-            }
-            self.queue.clear();
-            self.queue.push(start);
-            component[s] = count as u8;
-            while let Some(b) = self.queue.pop() {
-                for t in Dir::ALL.into_iter().filter_map(|d| a.neighbor(b, d)) {
-                    if blocks[t.index()].is_some() && component[t.index()] == u8::MAX {
-                        component[t.index()] = count as u8;
-                        self.queue.push(t);
-                    }
-                }
-            }
-            count += 1;
+        // Rooms are the groups of blocks next to each other (a block's neighbours are the
+        // blocks whose corners are its corner's neighbours); a block with none is no room.
+        let is_block = |s: Sq| blocks[s.index()].is_some();
+        let grouped = |s: Sq| is_block(s) && Dir::ALL.into_iter().any(|d| a.neighbor(s, d).is_some_and(is_block));
+        let mut labels = Labels::new(n);
+        let count = labels.fill(a, grouped);
+        if count > MAX_ROOMS {
+            return count;
         }
+        let component: Vec<u8> = a.all().map(|s| labels.region_of(s).map_or(u8::MAX, |r| r as u8)).collect();
         // Each block paints its squares; a square two rooms paint is a passage.
         let mut painted = vec![u8::MAX; n];
         let mut shared = vec![false; n];

@@ -766,9 +766,6 @@ pub struct Weights {
     /// The staging advisor's move (a box of a pair in each other's way stepping aside while
     /// no goal of the plan is filled, see [`super::staging`]), `None` when it takes no part.
     pub staging: Option<u32>,
-    /// The rooms advisor's move (the most room links uncut, see [`super::rooms`]), `None` when
-    /// it takes no part.
-    pub rooms: Option<u32>,
     /// Whether the feature-space cell says that the state cannot follow the plan, the packing
     /// advisor leading into none such from one that can (see [`super::plan_reach`]).
     pub astray: bool,
@@ -944,7 +941,9 @@ impl<'r> Pass<'r> {
         slot_weights[HOTSPOTS] = weights.hotspots;
         slot_weights[STAGING] = weights.staging;
         slot_weights[OPEN_PACKING] = inputs.config.fast.open_packing.then_some(0);
-        slot_weights[ROOMS] = weights.rooms.filter(|_| inputs.config.fast.rooms);
+        // The rooms advisor's move costs one less than an unadvised one: a nudge, not a line
+        // to follow (at an advised move's full weight, 0, it led XSokoban's searches astray).
+        slot_weights[ROOMS] = inputs.config.fast.rooms.then(|| weights.other.saturating_sub(1));
         Pass {
             inputs,
             budget: Budget::starting_at(inputs.config, inputs.started),
@@ -2135,7 +2134,6 @@ mod tests {
             sprint: Some(SPRINT_EXPANSIONS),
             staging: None,
             astray: true,
-            rooms: None,
         };
         let search = |weights| run(&level, &a, &plan, &hot, &config, weights, &mut Learned::new(&a, Backward::none()));
         let solved = search(first).expect("solved with the states astray set apart");
@@ -2161,7 +2159,6 @@ mod tests {
             sprint: None,
             staging: Some(0),
             astray: false,
-            rooms: None,
         };
         let config = Config::default();
         let r = sprint(&level, &a, &hot, &config, weights, (&boxes, player), (SPRINT_EXPANSIONS, 0), Instant::now());
