@@ -73,20 +73,10 @@ impl Rooms {
         let n = a.squares();
         let mut rooms = Rooms {
             room: vec![PASSAGE; n],
-            squares: Vec::new(),
-            linked: Vec::new(),
-            seen: Vec::new(),
-            walked: 0,
-            cut_rooms: 0,
-            loaded_cut: 0,
             entered: vec![0; n],
             entered_at: vec![0; n],
-            loaded: 0,
-            child_seen: Vec::new(),
-            links: Vec::new(),
             mark: vec![0; n],
-            walk: 0,
-            queue: Vec::new(),
+            ..Rooms::default()
         };
         let count = rooms.label(a);
         if !(2..=MAX_ROOMS).contains(&count) {

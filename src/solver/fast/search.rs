@@ -1297,10 +1297,8 @@ impl<'r> Pass<'r> {
             None => 0,
         };
         let opening = config.fast.opener && obstacles.is_some_and(|o| o > 0);
-        let cut = match self.slot_weights[ROOMS] {
-            Some(_) => self.rooms.load(a, &self.occupied),
-            None => 0,
-        };
+        // Without the rooms advisor there are no rooms, and nothing is cut.
+        let cut = self.rooms.load(a, &self.occupied);
         let parent = Parent { id, node, h, on_goals, regions, cell, hot, obstacles, opening, cut };
         self.children.clear();
         self.child_keys.clear();
