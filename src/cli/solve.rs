@@ -143,6 +143,11 @@ pub struct SearchArgs {
     /// from the backward search that takes boxes away where boxes start (to measure its effect).
     #[arg(long, help_heading = RESEARCH)]
     pub no_bases_plan: bool,
+    /// Fast engine: no pass on the staged plan after a long limit's first round (the backward
+    /// search in which a box leaves only while the player reaches the start area; to measure
+    /// its effect).
+    #[arg(long, help_heading = RESEARCH)]
+    pub no_staged_plan: bool,
     /// Fast engine: states that cannot follow the packing plan (a goal it has yet to fill has
     /// no box left that can reach it in its turn) share their cells with the others and get
     /// packing advice (to measure the effect of setting them apart).
@@ -312,6 +317,7 @@ impl SearchArgs {
                 narrow: !self.no_narrow_moves,
                 open_packing: !self.no_open_packing,
                 bases: !self.no_bases_plan,
+                staged: !self.no_staged_plan,
                 plan_reach: !self.no_plan_reach,
                 rooms: self.rooms_advisor,
             },

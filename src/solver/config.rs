@@ -247,6 +247,11 @@ pub struct FastOptions {
     /// where boxes start (boxes wait outside a goal room before they go in); off, or when
     /// that search takes no box away, the plan peeled one box at a time.
     pub bases: bool,
+    /// Under a long limit, after the first round, a pass follows the staged plan: the
+    /// backward search's line in which a box leaves only while the player reaches the start
+    /// area (FESS's rule), so a goal room's boxes wait on the floor round it and go in in
+    /// order; off, no such pass.
+    pub staged: bool,
     /// In the passes after a long limit's first round (the staging and third passes) and on
     /// the portfolio's staging lane, a state in which some goal the plan has yet to fill has
     /// no box left that can reach it in its turn gets cells of its own, and the packing
@@ -278,6 +283,7 @@ impl Default for FastOptions {
             narrow: true,
             open_packing: true,
             bases: true,
+            staged: true,
             plan_reach: true,
             rooms: false,
         }

@@ -20,6 +20,20 @@
 //! ranks its states. Taking the boxes nearest the bases first (the matching the backward
 //! searches of `pull.rs` use) stalls: the boxes left jam the room's way out.
 //!
+//! The staged plan ([`Leave::StartAreaOpen`], FESS's rule for its base moves): a box may
+//! leave only while the player can walk to every base of the largest group of bases that
+//! reach each other by pushes (the boxes standing as walls), and only onto one of those. In a
+//! goal room filled from storage round it, the room's boxes must then first be pulled out
+//! onto the floor near the room, out of the player's way to the start area, before any
+//! leaves: forwards, the boxes come from the start area to those squares first, staged, and
+//! go in from there in order. States are then taken from cells (boxes left, player regions,
+//! boxes on goals) in turn, the cell with the fewest boxes twice a round, each giving its
+//! state with the boxes farthest from the goals, newest first: the line that opens the
+//! player's way is rarely the one that keeps the fewest boxes on goals. Festival's packing
+//! search makes its lines this way; on levels without such a room the two plans mostly
+//! agree, and where they differ each leads on levels the other misleads on, so the staged
+//! plan is a pass of its own (see the module docs of `super`).
+//!
 //! The plan is the line to the state with the fewest boxes, reversed: each pull becomes a step
 //! on the square the box arrives on forwards, with the goal it ends on, so a box that waits
 //! outside the room and is pushed in later has a step for each square, linked by
@@ -29,7 +43,7 @@
 //! is long enough): the peel's plan serves.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::{BTreeMap, BinaryHeap, HashSet};
 
 use super::packing::{NO_UNTIL, PackingPlan, Step};
 use crate::analysis::region::Labels;
@@ -50,6 +64,16 @@ pub const MAX_BYTES: usize = 64 << 20;
 
 /// No square.
 const NONE: u16 = u16::MAX;
+
+/// When a pull may take a box away at a base (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leave {
+    /// Whenever a long enough pull takes it onto a base.
+    Anytime,
+    /// Only while the player reaches every base of the largest group that reach each other,
+    /// onto one of them; states taken from cells in turn (the staged plan).
+    StartAreaOpen,
+}
 
 /// A state of the search.
 struct Node {
@@ -75,12 +99,17 @@ struct Pull {
     player: u16,
 }
 
-/// The open list: (boxes left, key, newest first, state).
-type Open = BinaryHeap<Reverse<(usize, u64, Reverse<u32>)>>;
+/// The open list: (boxes left, cell key, farthest first, newest first, state); the cell
+/// key is the boxes on goals, after the player regions under [`Leave::StartAreaOpen`].
+type Open = BinaryHeap<Reverse<(usize, u64, u64, Reverse<u32>)>>;
+
+/// One cell's states under [`Leave::StartAreaOpen`]: (farthest first, newest first, state).
+type Cell = BinaryHeap<Reverse<(u64, Reverse<u32>)>>;
 
 /// The search's tables and scratch.
 struct Search<'a> {
     a: &'a Analysis,
+    leave: Leave,
     starts: Vec<u16>,
     /// `reach[t * n + s]`: pushes from start square `starts[t]` to `s` on the bare board.
     reach: Vec<u16>,
@@ -104,16 +133,17 @@ struct Search<'a> {
 }
 
 /// The plan of the search's best line (see the module docs) for the level behind `a`, whose
-/// boxes start on the squares marked in `starts`, within `expansions`: `Some(None)` when the
-/// line takes no box away, `None` when `stop` (asked for each square a box search reaches)
-/// says so.
+/// boxes start on the squares marked in `starts`, boxes taken away as `leave` says, within
+/// `expansions`: `Some(None)` when the line takes no box away, `None` when `stop` (asked for
+/// each square a box search reaches) says so.
 pub fn plan(
     a: &Analysis,
     starts: &[bool],
+    leave: Leave,
     expansions: usize,
     stop: &mut dyn FnMut() -> bool,
 ) -> Option<Option<PackingPlan>> {
-    let mut search = Search::new(a, starts);
+    let mut search = Search::new(a, starts, leave);
     let best = search.run(expansions, stop)?;
     // No root: no free floor round the solved position (no level the engine takes).
     let Some(best) = search.nodes.get(best as usize) else { return Some(None) };
@@ -121,7 +151,7 @@ pub fn plan(
 }
 
 impl<'a> Search<'a> {
-    fn new(a: &'a Analysis, starts: &[bool]) -> Search<'a> {
+    fn new(a: &'a Analysis, starts: &[bool], leave: Leave) -> Search<'a> {
         let n = a.squares();
         let starts: Vec<u16> = (0..n).filter(|&s| starts[s]).map(|s| s as u16).collect();
         let reach = super::pull::start_distances(a, &starts, false);
@@ -130,6 +160,7 @@ impl<'a> Search<'a> {
         let from_starts = (0..n).map(|s| (0..starts.len()).any(|t| reach[t * n + s] != UNREACHABLE)).collect();
         Search {
             a,
+            leave,
             starts,
             reach,
             goal_pushes,
@@ -145,7 +176,8 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Best-first from the solved position: the id of the first state with the fewest boxes.
+    /// From the solved position, best-first or by cells as `self.leave` says: the id of the
+    /// first state with the fewest boxes.
     fn run(&mut self, expansions: usize, stop: &mut dyn FnMut() -> bool) -> Option<u32> {
         let a = self.a;
         let goals: Vec<u16> = (0..a.goals() as u16).collect();
@@ -165,13 +197,18 @@ impl<'a> Search<'a> {
             };
             self.push(root, &mut open);
         }
+        match self.leave {
+            Leave::Anytime => self.best_first(open, expansions, stop),
+            Leave::StartAreaOpen => self.by_cells(open, expansions, stop),
+        }
+    }
+
+    /// The states in the open list's order.
+    fn best_first(&mut self, mut open: Open, expansions: usize, stop: &mut dyn FnMut() -> bool) -> Option<u32> {
         let mut best = 0;
         for _ in 0..expansions {
-            let Some(Reverse((left, _, Reverse(id)))) = open.pop() else { break };
-            if left < self.nodes[best as usize].boxes.len() {
-                best = id;
-            }
-            if left == 0 || self.bytes > MAX_BYTES {
+            let Some(Reverse((_, _, _, Reverse(id)))) = open.pop() else { break };
+            if !self.take(id, &mut best) {
                 break;
             }
             for child in self.expand(id, stop)? {
@@ -181,6 +218,47 @@ impl<'a> Search<'a> {
         Some(best)
     }
 
+    /// The states from cells (boxes left, cell key) in turn, the fewest boxes twice a round.
+    fn by_cells(&mut self, mut open: Open, expansions: usize, stop: &mut dyn FnMut() -> bool) -> Option<u32> {
+        let mut cells: BTreeMap<(usize, u64), Cell> = BTreeMap::new();
+        let file = |open: &mut Open, cells: &mut BTreeMap<(usize, u64), Cell>| {
+            for Reverse((left, key, far, id)) in open.drain() {
+                cells.entry((left, key)).or_default().push(Reverse((far, id)));
+            }
+        };
+        file(&mut open, &mut cells);
+        let (mut best, mut done) = (0, 0);
+        while let Some(&first) = cells.keys().next() {
+            let round: Vec<(usize, u64)> = std::iter::once(first).chain(cells.keys().copied()).collect();
+            for key in round {
+                let Some(cell) = cells.get_mut(&key) else { continue };
+                let Some(Reverse((_, Reverse(id)))) = cell.pop() else { continue };
+                if cell.is_empty() {
+                    cells.remove(&key);
+                }
+                done += 1;
+                if !self.take(id, &mut best) || done >= expansions {
+                    return Some(best);
+                }
+                for child in self.expand(id, stop)? {
+                    self.push(child, &mut open);
+                }
+                file(&mut open, &mut cells);
+            }
+        }
+        Some(best)
+    }
+
+    /// Takes state `id` for expansion, `best` the state with the fewest boxes so far: false
+    /// when the search ends (no box left, or the states take their bytes).
+    fn take(&self, id: u32, best: &mut u32) -> bool {
+        let left = self.nodes[id as usize].boxes.len();
+        if left < self.nodes[*best as usize].boxes.len() {
+            *best = id;
+        }
+        left > 0 && self.bytes <= MAX_BYTES
+    }
+
     /// Queues `node` unless it was reached before.
     fn push(&mut self, node: Node, open: &mut Open) {
         if !self.seen.insert((node.boxes.clone(), node.bases.clone(), node.player)) {
@@ -188,10 +266,71 @@ impl<'a> Search<'a> {
         }
         let on_goals = node.boxes.iter().filter(|&&b| usize::from(b) < self.a.goals()).count() as u64;
         let far: u64 = node.boxes.iter().map(|&b| u64::from(self.goal_pushes[b as usize])).sum();
+        let regions = match self.leave {
+            Leave::Anytime => 0,
+            Leave::StartAreaOpen => {
+                self.set_boxes(&node.boxes);
+                self.labels.fill(self.a, |s| self.occupied[s] == 0) as u64
+            }
+        };
         self.bytes += 4 * (node.boxes.len() + node.bases.len()) + 96;
         let id = self.nodes.len() as u32;
-        open.push(Reverse((node.boxes.len(), (on_goals << 32) | (u64::from(u32::MAX) - far), Reverse(id))));
+        open.push(Reverse((node.boxes.len(), (regions << 32) | on_goals, u64::MAX - far, Reverse(id))));
         self.nodes.push(node);
+    }
+
+    /// The bases a box may be taken away at (sorted), the boxes in `occupied` and the player
+    /// on the squares marked in `reached`: every base, or under [`Leave::StartAreaOpen`]
+    /// the largest group of bases that reach each other by pushes (the boxes as walls) when
+    /// the player reaches all of them, else none.
+    fn sinks(&self, bases: &[u16], reached: &[bool]) -> Vec<u16> {
+        if self.leave == Leave::Anytime {
+            return bases.to_vec();
+        }
+        let reach: Vec<Vec<bool>> = bases.iter().map(|&t| self.pushes_from(t)).collect();
+        let mut group = vec![usize::MAX; bases.len()];
+        let mut groups = 0;
+        for i in 0..bases.len() {
+            if group[i] != usize::MAX {
+                continue;
+            }
+            for j in i..bases.len() {
+                let mutual = reach[i][usize::from(bases[j])] && reach[j][usize::from(bases[i])];
+                if group[j] == usize::MAX && mutual {
+                    group[j] = groups;
+                }
+            }
+            groups += 1;
+        }
+        let mut sizes = vec![0; groups];
+        for &g in &group {
+            sizes[g] += 1;
+        }
+        let largest = sizes.iter().copied().max().unwrap_or(0);
+        let sinks: Vec<u16> = (0..bases.len()).filter(|&i| sizes[group[i]] == largest).map(|i| bases[i]).collect();
+        match sinks.iter().all(|&t| reached[usize::from(t)]) {
+            true => sinks,
+            false => Vec::new(),
+        }
+    }
+
+    /// The squares a box on `from` reaches by pushes alone, the boxes in `occupied` as walls
+    /// (the player taken to be wherever it must stand).
+    fn pushes_from(&self, from: u16) -> Vec<bool> {
+        let a = self.a;
+        let mut seen = vec![false; a.squares()];
+        seen[usize::from(from)] = true;
+        let mut stack = vec![Sq::new(usize::from(from))];
+        while let Some(s) = stack.pop() {
+            for d in Dir::ALL {
+                let (Some(to), Some(behind)) = (a.neighbor(s, d), a.neighbor(s, d.opposite())) else { continue };
+                if self.occupied[to.index()] == 0 && self.occupied[behind.index()] == 0 && !seen[to.index()] {
+                    seen[to.index()] = true;
+                    stack.push(to);
+                }
+            }
+        }
+        seen
     }
 
     fn set_boxes(&mut self, boxes: &[u16]) {
@@ -211,6 +350,7 @@ impl<'a> Search<'a> {
         self.labels.fill(a, |s| self.occupied[s] == 0);
         let region = self.labels.region_of(Sq::new(player as usize));
         let reached: Vec<bool> = a.all().map(|s| self.labels.region_of(s) == region).collect();
+        let sinks = self.sinks(&bases, &reached);
         // One forest of the free floor, every box in place, for every box's search.
         self.cuts.start_forest();
         for &b in &boxes {
@@ -226,7 +366,7 @@ impl<'a> Search<'a> {
             let pulls = self.box_pulls(b, &reached, stop)?;
             let mut others = boxes.clone();
             others.remove(i);
-            let base = pulls.iter().filter(|p| p.pulls >= FAR && bases.binary_search(&p.to).is_ok()).find_map(|p| {
+            let base = pulls.iter().filter(|p| p.pulls >= FAR && sinks.binary_search(&p.to).is_ok()).find_map(|p| {
                 let left: Vec<u16> = bases.iter().copied().filter(|&t| t != p.to).collect();
                 self.matched(&others, &left).then_some((p, left))
             });
@@ -377,7 +517,7 @@ impl<'a> Search<'a> {
         for (i, &g) in order.iter().enumerate() {
             rank[g as usize] = i as u16;
         }
-        PackingPlan { order, rank, steps }
+        PackingPlan { order, rank, steps, waits_in_place: self.leave == Leave::StartAreaOpen }
     }
 }
 
@@ -401,14 +541,42 @@ mod tests {
     use crate::format::parse_levels;
 
     fn plan_of(text: &str) -> (Analysis, Option<PackingPlan>) {
+        let (a, plan) = plan_with(text, Leave::Anytime);
+        (a, plan)
+    }
+
+    fn plan_with(text: &str, leave: Leave) -> (Analysis, Option<PackingPlan>) {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
         let mut starts = vec![false; a.squares()];
         for b in level.boxes() {
             starts[a.sq(*b).index()] = true;
         }
-        let plan = plan(&a, &starts, EXPANSIONS, &mut || false).expect("never stopped");
+        let plan = plan(&a, &starts, leave, EXPANSIONS, &mut || false).expect("never stopped");
         (a, plan)
+    }
+
+    /// The steps before the plan's first goal fill in which a box waits on a square that is
+    /// not a goal.
+    fn staged_first(a: &Analysis, plan: &PackingPlan) -> usize {
+        let first_fill = plan.steps.iter().position(|s| s.until == NO_UNTIL).unwrap_or(plan.steps.len());
+        plan.steps[..first_fill].iter().filter(|s| usize::from(s.square) >= a.goals()).count()
+    }
+
+    #[test]
+    fn the_staged_plan_puts_a_goal_rooms_boxes_on_the_floor_round_it_before_the_room_is_filled() {
+        // XSokoban 69: 18 goals in one room, its boxes spread over the floor on both sides.
+        let root = env!("CARGO_MANIFEST_DIR");
+        let text = std::fs::read_to_string(format!("{root}/data/xsokoban90.xsb")).unwrap();
+        let text = text.split("\n\n").find(|l| l.contains("; 69\n")).expect("level 69");
+        let (a, staged) = plan_with(text, Leave::StartAreaOpen);
+        let staged = staged.expect("the staged search takes boxes away");
+        assert!(staged.waits_in_place);
+        assert!(staged_first(&a, &staged) >= a.goals() / 2, "{}", staged_first(&a, &staged));
+        let (_, anytime) = plan_with(text, Leave::Anytime);
+        let anytime = anytime.expect("the search takes boxes away");
+        assert!(!anytime.waits_in_place);
+        assert!(staged_first(&a, &anytime) < staged_first(&a, &staged));
     }
 
     /// XSokoban 50: a goal room along a diagonal, whose boxes come in from the floor beside it.

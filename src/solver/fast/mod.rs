@@ -128,8 +128,10 @@
 //! third pass has the rest, so a short limit is spent to its end. Under
 //! a time limit above `FIRST_ROUND`, its first `FIRST_ROUND` runs that short schedule as a
 //! limit of `FIRST_ROUND` would, midpoint included, so a longer limit finds what the shorter
-//! one finds, as soon; then a first pass that also takes the staging advisor's moves runs
-//! afresh, and the third has the last `THIRD_PASS_SHARE`th of what is left; these two follow
+//! one finds, as soon; then a first pass follows the staged plan (`bases.rs` under FESS's
+//! rule for base moves: a goal room's boxes wait on the floor round it, then go in in order)
+//! for a `STAGED_SHARE`th of what is left, then a first pass that also takes the staging
+//! advisor's moves runs afresh, and the third has the last `THIRD_PASS_SHARE`th of what is left; these two follow
 //! the plan peeled one box at a time when the first round followed the bases plan, so that a
 //! long limit tries both plans. The staging pass
 //! comes after the first round so that a level the short schedule solves in seconds is solved
@@ -288,6 +290,7 @@ fn schedule(
         // staging pass and the third pass.
         let round_config = Config { time_limit: Some(FIRST_ROUND), ..config.clone() };
         let round = short_schedule(&Last { config: &round_config, ..last }, learned, &passes, midpoint);
+        let round = staged_after(&last, learned, round);
         // The third pass has the last part of the limit (none when it is off).
         let third = match config.fast.blocked {
             true => left.unwrap_or_default().saturating_sub(FIRST_ROUND) / THIRD_PASS_SHARE,
@@ -467,6 +470,25 @@ fn staging_after(
 /// free (unless `--no-staging`), as a pass after a long limit's first round.
 fn staging_weights(fast: &FastOptions, first: Weights) -> Weights {
     after_first_round(fast, Weights { staging: fast.staging.then_some(0), ..first })
+}
+
+/// Under a long limit, the first round's `result`, or when it ran out of time a first pass
+/// afresh on the staged plan (`bases.rs`, [`bases::Leave::StartAreaOpen`]) for a
+/// [`STAGED_SHARE`]th of what is left, when that plan takes boxes away and differs from the
+/// first round's: on goal-room levels it leads where the first round's plan misleads, and
+/// solves them within seconds or not at all.
+fn staged_after(
+    last: &Last<'_>,
+    learned: &mut search::Learned,
+    result: Result<Solution, SolveError>,
+) -> Result<Solution, SolveError> {
+    let Err(SolveError::Timeout(spent)) = &result else { return result };
+    let Ok(Some(staged)) = search::staged_plan(last.level, last.a, last.config, last.started) else { return result };
+    if staged == *last.plan {
+        return result;
+    }
+    let time = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()) / STAGED_SHARE);
+    pass_on_rest(&Last { plan: &staged, ..*last }, learned, last.weights, time, spent)
 }
 
 /// `weights` for a pass after a long limit's first round (and its portfolio lane): such
@@ -653,6 +675,10 @@ const FIRST_ROUND: std::time::Duration = std::time::Duration::from_secs(10);
 /// 6.25 s of a 60 s limit): enough for the levels it solves, which it solves within seconds,
 /// while a larger share cuts off the first pass's late solutions.
 const THIRD_PASS_SHARE: u32 = 8;
+
+/// Under a long limit, the pass on the staged plan after the first round runs for this
+/// fraction of the time that round leaves (6.25 s of a 60 s limit; see [`staged_after`]).
+const STAGED_SHARE: u32 = 8;
 
 /// The expansions of a sprint (see the module docs): a fresh plan finishes a late state in a
 /// few hundred expansions or not soon.

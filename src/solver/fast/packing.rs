@@ -91,6 +91,11 @@ pub struct PackingPlan {
     pub rank: Vec<u16>,
     /// The steps in order: the goals' fills with the parking arrivals among them.
     pub steps: Vec<Step>,
+    /// A step linked to a later one ([`Step::until`]) is done only while a box stands on its
+    /// square (or once the later step is in the done prefix), not when a box stands on its
+    /// goal already: the staged plan's boxes wait where it puts them and go in in its order,
+    /// and a box that skips its wait does not move the plan on (see `bases.rs`).
+    pub waits_in_place: bool,
 }
 
 /// What the backward search did with one box, in backward order.
@@ -214,14 +219,16 @@ impl PackingPlan {
             rank[g as usize] = i as u16;
         }
         let steps = order.iter().map(|&g| Step::new(g, g)).collect();
-        Some(PackingPlan { order, rank, steps })
+        Some(PackingPlan { order, rank, steps, waits_in_place: false })
     }
 
     /// How many steps from the start of the plan are done with the boxes in `occupied`: the
-    /// longest prefix whose steps each have a box on their square or goal, or have their
-    /// box's next step ([`Step::until`]) inside the prefix (the box moved on as planned).
+    /// longest prefix whose steps each have a box on their square or goal (only their square,
+    /// for a linked step under [`PackingPlan::waits_in_place`]), or have their box's next step
+    /// ([`Step::until`]) inside the prefix (the box moved on as planned).
     pub fn packed(&self, occupied: &[u8]) -> u16 {
-        let holds = |s: &Step| occupied[s.square as usize] != 0 || occupied[s.goal as usize] != 0;
+        let on_goal = |s: &Step| (!self.waits_in_place || s.until == NO_UNTIL) && occupied[s.goal as usize] != 0;
+        let holds = |s: &Step| occupied[s.square as usize] != 0 || on_goal(s);
         let mut k = self.steps.iter().position(|s| !holds(s) && s.until == NO_UNTIL).unwrap_or(self.steps.len());
         while let Some(i) = self.steps[..k].iter().position(|s| !holds(s) && usize::from(s.until) >= k) {
             k = i;
@@ -571,7 +578,7 @@ impl<'p> Peeling<'p> {
         for (i, &g) in order.iter().enumerate() {
             rank[g as usize] = i as u16;
         }
-        Ok(PackingPlan { order, rank, steps })
+        Ok(PackingPlan { order, rank, steps, waits_in_place: false })
     }
 }
 
@@ -1012,7 +1019,7 @@ mod tests {
         // on 6, then fills 0; goal 1 is filled straight.
         let step = |square, goal, until| Step { square, goal, until };
         let steps = vec![step(5, 0, 2), step(1, 1, NO_UNTIL), step(6, 0, 3), step(0, 0, NO_UNTIL)];
-        let plan = PackingPlan { order: vec![1, 0], rank: vec![1, 0], steps };
+        let plan = PackingPlan { order: vec![1, 0], rank: vec![1, 0], steps, waits_in_place: false };
         let mut occupied = vec![0u8; 8];
         let packed = |occupied: &[u8]| plan.packed(occupied);
         occupied[5] = 1;
@@ -1029,6 +1036,26 @@ mod tests {
         assert_eq!(packed(&occupied), 1);
         occupied[0] = 0;
         assert_eq!(packed(&occupied), 0);
+    }
+
+    #[test]
+    fn a_waiting_step_in_place_holds_only_where_its_box_waits() {
+        // The plan above: the box for goal 0 stands on its goal before goal 1 is filled. The
+        // waits count it as arrived, unless they are kept in place (the staged plan's rule).
+        let step = |square, goal, until| Step { square, goal, until };
+        let steps = vec![step(5, 0, 2), step(1, 1, NO_UNTIL), step(6, 0, 3), step(0, 0, NO_UNTIL)];
+        let mut plan = PackingPlan { order: vec![1, 0], rank: vec![1, 0], steps, waits_in_place: false };
+        let mut occupied = vec![0u8; 8];
+        occupied[0] = 1;
+        assert_eq!(plan.packed(&occupied), 1);
+        plan.waits_in_place = true;
+        assert_eq!(plan.packed(&occupied), 0);
+        // Once goal 1 is filled, the box's last step is in the prefix and its waits with it.
+        occupied[1] = 1;
+        assert_eq!(plan.packed(&occupied), 4);
+        occupied[0] = 0;
+        occupied[5] = 1;
+        assert_eq!(plan.packed(&occupied), 2);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! | lane | threads ≥ 2 | ≥ 3 | ≥ 4 | ≥ 5 | ≥ 6 |
 //! |---|---|---|---|---|---|
 //! | 0 | one thread's schedule: the first pass with the backward searches, the second pass, the midpoint, and under long limits the staging and third passes | = | = | = | = |
-//! | 1 | the second pass, then the blocked one | the second pass | = | = | = |
+//! | 1 | the staged pass, the second pass, then the blocked one | the staged pass, then the second pass | = | = | = |
 //! | 2 | | the blocked pass, then the staging one | the blocked pass | = | = |
 //! | 3 | | | the first pass with the staging advisor | = | = |
 //! | 4 | | | | A* over pushes | = |
@@ -21,7 +21,9 @@
 //! its lane meets that lane's backward searches and starts with its learned patterns, which
 //! the second lane's own second pass does not, and under a long limit one thread's later
 //! passes (the staging pass, the third pass) find levels of their own. The other lanes with
-//! two searches give each half. The second and
+//! several searches give each its weight's share of the time: the staged pass (the first
+//! pass on the staged plan, `bases.rs`) a ninth, first, for it solves its levels within
+//! seconds or not at all, the others the rest in equal parts. The second and
 //! relaxed passes follow the plans one thread's first two passes follow; the blocked and
 //! staging passes the plan peeled one box at a time, as one thread's passes after a long
 //! limit's first round do, so that two plans are tried at once; the staging pass, as there,
@@ -88,6 +90,9 @@ enum Strategy {
     AStar,
     /// The first pass over the relaxed push distances A* uses (`FastOptions::aware` off).
     Relaxed,
+    /// The first pass on the staged plan (`bases.rs`), as one thread's pass after a long
+    /// limit's first round; none when there is no such plan or it is the first plan.
+    Staged,
 }
 
 /// A lane beside the first: the searches it runs in turn, each with its weight in the lane's
@@ -100,9 +105,13 @@ fn other_lanes(threads: usize) -> Vec<Lane> {
     use Strategy::*;
     match threads {
         0..=1 => vec![],
-        2 => vec![vec![(Second, 1), (Blocked, 1)]],
-        3 => vec![vec![(Second, 1)], vec![(Blocked, 1), (Staging, 1)]],
-        n => [Second, Blocked, Staging, AStar, Relaxed].iter().take(n - 1).map(|&s| vec![(s, 1)]).collect(),
+        2 => vec![vec![(Second, 5), (Staged, 1), (Blocked, 4)]],
+        3 => vec![vec![(Staged, 1), (Second, 8)], vec![(Blocked, 1), (Staging, 1)]],
+        n => {
+            let mut lanes = vec![vec![(Staged, 1), (Second, 8)]];
+            lanes.extend([Blocked, Staging, AStar, Relaxed].iter().take(n - 2).map(|&s| vec![(s, 1)]));
+            lanes
+        }
     }
 }
 
@@ -299,6 +308,11 @@ fn run_strategy(
             run(layered.as_ref().unwrap_or(plan), config, passes[1], learned)
         }
         Strategy::Blocked => run(peeled, config, passes[2], learned),
+        Strategy::Staged => match search::staged_plan(level, a, config, Instant::now())? {
+            Some(staged) if staged != *plan => run(&staged, config, passes[0], learned),
+            // Nothing to search: the lane's next search has the time.
+            _ => Err(SolveError::Timeout(Stats::default())),
+        },
         Strategy::Staging => run(peeled, config, staging_weights(&config.fast, passes[0]), learned),
         Strategy::Relaxed => {
             let relaxed = Config { fast: FastOptions { aware: false, ..config.fast }, ..config.clone() };
@@ -331,7 +345,11 @@ mod tests {
             }
         }
         assert!(other_lanes(1).is_empty());
-        assert_eq!(other_lanes(2).concat().len(), 2);
+        assert_eq!(other_lanes(2).concat().len(), 3);
+        // Every lane count has the staged pass, early, before the time runs short.
+        for threads in 2..=8 {
+            assert!(other_lanes(threads)[0].iter().any(|s| s.0 == Strategy::Staged), "{threads} threads");
+        }
         assert_eq!(other_lanes(8).len(), 5);
     }
 }
