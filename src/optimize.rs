@@ -22,6 +22,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::time::Instant;
 
+use crate::analysis::region::next_round;
 use crate::level::{Dir, Level, Square};
 use crate::rules::Position;
 
@@ -400,11 +401,7 @@ impl<'a> Replayer<'a> {
         if from == to {
             return Some(0);
         }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.seen.fill(0);
-            self.stamp = 1;
-        }
+        next_round(&mut self.stamp, || self.seen.fill(0));
         self.queue.clear();
         self.queue.push((from, 0));
         self.seen[from as usize] = self.stamp;

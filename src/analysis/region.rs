@@ -88,6 +88,20 @@ pub fn relaxed_pushes(
     })
 }
 
+/// Moves the round counter behind O(1)-cleared marks (stamps that count while they equal the
+/// round, as in [`Stamps`]) on to a fresh round and returns it; when the counter wraps round,
+/// `clear` wipes the marks first and the rounds start over at 1 (0 is never a round, so
+/// zeroed marks are never current).
+#[inline]
+pub fn next_round(round: &mut u32, clear: impl FnOnce()) -> u32 {
+    *round = round.wrapping_add(1);
+    if *round == 0 {
+        clear();
+        *round = 1;
+    }
+    *round
+}
+
 /// Marks on squares that [`Stamps::clear`] wipes in O(1): a square is marked while its stamp
 /// is the current round's, and the stamps start over only when the round counter wraps.
 #[derive(Debug, Clone)]
@@ -105,11 +119,7 @@ impl Stamps {
     /// Unmarks every square.
     #[inline]
     pub fn clear(&mut self) {
-        self.round = self.round.wrapping_add(1);
-        if self.round == 0 {
-            self.stamp.fill(0);
-            self.round = 1;
-        }
+        next_round(&mut self.round, || self.stamp.fill(0));
     }
 
     /// Marks `s`.

@@ -11,6 +11,7 @@
 //! part of the floor a square falls in once a box stands on `pos` is a comparison with the
 //! ranges of `pos`'s children that it cuts off (their low links do not reach above `pos`).
 
+use crate::analysis::region::next_round;
 use crate::analysis::{Analysis, Sq};
 
 /// No square: a wall beside a square, or no parent in the search.
@@ -113,12 +114,7 @@ impl Cuts {
 
     /// One more than the last generation of [`Cuts::run_next`], the stamps cleared when it wraps.
     fn next_generation(&mut self) -> u32 {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.forget();
-            self.generation = 1;
-        }
-        self.generation
+        next_round(&mut self.generation, || self.stamp.fill(0))
     }
 
     /// Runs the search from `root` over the squares free in `occupied`, marking them with
@@ -200,12 +196,6 @@ impl Cuts {
     #[inline]
     fn cuts_off(&self, pos: usize, c: usize) -> bool {
         self.low[c] >= self.disc[pos]
-    }
-
-    /// Forgets every search so far: no square counts as reached under any generation (for a
-    /// caller whose generations start again).
-    pub(crate) fn forget(&mut self) {
-        self.stamp.fill(0);
     }
 
     /// Whether the last search (run with `generation`) reached `s`.

@@ -35,6 +35,7 @@ use std::collections::BinaryHeap;
 use super::report::Stats;
 use super::state::BoxAt;
 use super::successors::{Rules, Start, Successor, Successors};
+use crate::analysis::region::next_round;
 use crate::analysis::{Analysis, Sq};
 
 /// No box: a goal's entry in a matching while it is unmatched.
@@ -390,11 +391,7 @@ impl Exhaust {
 
     /// Clears Kuhn's visited marks.
     fn new_visit(&mut self) {
-        self.visit = self.visit.wrapping_add(1);
-        if self.visit == 0 {
-            self.visited.fill(0);
-            self.visit = 1;
-        }
+        next_round(&mut self.visit, || self.visited.fill(0));
     }
 
     /// Kuhn's step: finds a goal for the box on `b`, moving other boxes to other goals.

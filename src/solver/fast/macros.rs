@@ -19,6 +19,7 @@
 //! The same search, rerun from the same position, rebuilds the pushes of a chosen move, so the
 //! search tree only stores the move's end points.
 
+use crate::analysis::region::next_round;
 use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
 use crate::solver::cuts::Cuts;
@@ -91,12 +92,10 @@ impl Macros {
     }
 
     fn next_generation(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
+        next_round(&mut self.generation, || {
             self.seen.fill(0);
             self.group_stamp.fill(0);
-            self.generation = 1;
-        }
+        });
     }
 
     /// Labels the free sides of `pos` (the box on `lifted` moved onto `pos`, as `occupied`

@@ -23,7 +23,7 @@
 //!
 //! Levels with fewer than two rooms or more than [`MAX_ROOMS`] have no links to cut.
 
-use crate::analysis::region::{Labels, Step, spread};
+use crate::analysis::region::{Labels, Step, next_round, spread};
 use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
 
@@ -100,11 +100,7 @@ impl Rooms {
         if self.squares.is_empty() {
             return 0;
         }
-        self.loaded = self.loaded.wrapping_add(1);
-        if self.loaded == 0 {
-            self.entered_at.fill(0);
-            self.loaded = 1;
-        }
+        next_round(&mut self.loaded, || self.entered_at.fill(0));
         let mut seen = std::mem::take(&mut self.seen);
         seen.clear();
         seen.resize(self.squares.len(), u64::MAX);
@@ -193,12 +189,7 @@ impl Rooms {
 
     /// A fresh walk number (marks of earlier walks are smaller).
     fn next_walk(&mut self) -> u32 {
-        self.walk = self.walk.wrapping_add(1);
-        if self.walk == 0 {
-            self.mark.fill(0);
-            self.walk = 1;
-        }
-        self.walk
+        next_round(&mut self.walk, || self.mark.fill(0))
     }
 
     /// The rooms a walk from room square `start` sees through its own room's free floor and
