@@ -46,7 +46,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 
 use super::packing::{NO_UNTIL, PackingPlan, Step};
-use crate::analysis::region::Labels;
+use crate::analysis::region::{Labels, relaxed_pushes};
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
 use crate::solver::cuts::Cuts;
@@ -317,19 +317,22 @@ impl<'a> Search<'a> {
     /// The squares a box on `from` reaches by pushes alone, the boxes in `occupied` as walls
     /// (the player taken to be wherever it must stand).
     fn pushes_from(&self, from: u16) -> Vec<bool> {
-        let a = self.a;
-        let mut seen = vec![false; a.squares()];
+        let mut seen = vec![false; self.a.squares()];
         seen[usize::from(from)] = true;
-        let mut stack = vec![Sq::new(usize::from(from))];
-        while let Some(s) = stack.pop() {
-            for d in Dir::ALL {
-                let (Some(to), Some(behind)) = (a.neighbor(s, d), a.neighbor(s, d.opposite())) else { continue };
-                if self.occupied[to.index()] == 0 && self.occupied[behind.index()] == 0 && !seen[to.index()] {
-                    seen[to.index()] = true;
-                    stack.push(to);
+        let free = |s: Sq| self.occupied[s.index()] == 0;
+        let mut queue = vec![Sq::new(usize::from(from))];
+        relaxed_pushes(
+            self.a,
+            &mut queue,
+            |_, _| true,
+            |_, t, behind| {
+                let fresh = free(t) && free(behind) && !seen[t.index()];
+                if fresh {
+                    seen[t.index()] = true;
                 }
-            }
-        }
+                fresh
+            },
+        );
         seen
     }
 
@@ -541,8 +544,7 @@ mod tests {
     use crate::format::parse_levels;
 
     fn plan_of(text: &str) -> (Analysis, Option<PackingPlan>) {
-        let (a, plan) = plan_with(text, Leave::Anytime);
-        (a, plan)
+        plan_with(text, Leave::Anytime)
     }
 
     fn plan_with(text: &str, leave: Leave) -> (Analysis, Option<PackingPlan>) {

@@ -224,10 +224,7 @@ fn solve_passes(
     // The hotspot table is built only when some pass asks the advisor.
     let hot = if passes.iter().any(|w| w.hotspots.is_some()) {
         let stop = &mut || search::stop_reason(config, started).is_some();
-        let Some(hot) = Hotspots::new(a, stop) else {
-            let stats = Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() };
-            return Err(search::stop_reason(config, started).unwrap_or(SolveError::Timeout)(stats));
-        };
+        let Some(hot) = Hotspots::new(a, stop) else { return Err(search::halted(config, started)) };
         hot
     } else {
         Hotspots::empty(a)

@@ -723,16 +723,12 @@ pub fn plan(
     peel: Peel,
     started: Instant,
 ) -> Result<PackingPlan, SolveError> {
-    let mut starts = vec![false; a.squares()];
-    for b in level.boxes() {
-        starts[a.sq(*b).index()] = true;
-    }
+    let starts = start_squares(level, a);
     let stop = &mut || stop_reason(config, started).is_some();
-    let halted = || stopped(config, started, Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() });
     if peel == Peel::OneByOne
         && config.fast.bases
-        && let Some(plan) =
-            super::bases::plan(a, &starts, Leave::Anytime, super::bases::EXPANSIONS, stop).ok_or_else(halted)?
+        && let Some(plan) = super::bases::plan(a, &starts, Leave::Anytime, super::bases::EXPANSIONS, stop)
+            .ok_or_else(|| halted(config, started))?
     {
         return Ok(plan);
     }
@@ -741,7 +737,7 @@ pub fn plan(
         Some(plan) if config.fast.plan_check => plan.checked_from_start(a, &starts, stop),
         plan => plan,
     };
-    plan.ok_or_else(halted)
+    plan.ok_or_else(|| halted(config, started))
 }
 
 /// The staged plan of `level` (`super::bases` under [`Leave::StartAreaOpen`]), under
@@ -756,13 +752,24 @@ pub fn staged_plan(
     if !config.fast.staged {
         return Ok(None);
     }
+    let stop = &mut || stop_reason(config, started).is_some();
+    super::bases::plan(a, &start_squares(level, a), Leave::StartAreaOpen, super::bases::EXPANSIONS, stop)
+        .ok_or_else(|| halted(config, started))
+}
+
+/// The squares the level's boxes start on, marked.
+fn start_squares(level: &Level, a: &Analysis) -> Vec<bool> {
     let mut starts = vec![false; a.squares()];
     for b in level.boxes() {
         starts[a.sq(*b).index()] = true;
     }
-    let stop = &mut || stop_reason(config, started).is_some();
-    super::bases::plan(a, &starts, Leave::StartAreaOpen, super::bases::EXPANSIONS, stop)
-        .ok_or_else(|| stopped(config, started, Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() }))
+    starts
+}
+
+/// The error for a search before the passes (a plan, the hotspot table) that a stop check
+/// ended (see [`stopped`]), with the solve's seconds and no other counters.
+pub(super) fn halted(config: &Config, started: Instant) -> SolveError {
+    stopped(config, started, Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() })
 }
 
 /// What a pass's moves cost (see [`super`]): a move named by the packing, connectivity or
@@ -1809,11 +1816,7 @@ impl<'r> Pass<'r> {
 
 /// The staging advisor's moves (see [`super::staging`]) for the start's boxes.
 fn start_asides(level: &Level, a: &Analysis) -> Vec<Aside> {
-    let mut starts = vec![false; a.squares()];
-    for b in level.boxes() {
-        starts[a.sq(*b).index()] = true;
-    }
-    staging::staging_moves(a, &starts)
+    staging::staging_moves(a, &start_squares(level, a))
 }
 
 /// A sprint starts only from a state with at most this many boxes off goals: from further
