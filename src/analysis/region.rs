@@ -13,7 +13,7 @@
 //! - [`Labels`] labels every region of the floor at once (the fast engine's connectivity).
 //! - [`side_groups`] says which sides of a box's square the player can walk between.
 //! - [`relaxed_pushes`] floods a box's squares instead, the player anywhere behind it (the
-//!   relaxed push graph of the distance tables).
+//!   relaxed push graph of the distance tables); [`relaxed_pulls`] the same graph backwards.
 //!
 //! Nothing here allocates per call once the buffers have grown; the loop and the closures are
 //! inlined into each caller. It lives with the analysis (which owns [`Sq`] and the neighbour
@@ -84,6 +84,23 @@ pub fn relaxed_pushes(
 ) -> usize {
     spread(a, queue, go, |s, d, t| match a.neighbor(s, d.opposite()) {
         Some(behind) if enter(s, t, behind) => Step::Enter,
+        _ => Step::Skip,
+    })
+}
+
+/// The relaxed pull flood, [`relaxed_pushes`] backwards: the squares a box may have come from
+/// to reach those in `queue`, where a box on `t` may have come from its neighbour `s` when the
+/// square `beyond` it (where the player stood to push it onto `t`) is not a wall; it goes when
+/// `enter(t, s, beyond)` says so (the caller marks `s`). Returns how many squares were taken.
+#[inline]
+pub fn relaxed_pulls(
+    a: &Analysis,
+    queue: &mut Vec<Sq>,
+    go: impl FnMut(Sq, usize) -> bool,
+    mut enter: impl FnMut(Sq, Sq, Sq) -> bool,
+) -> usize {
+    spread(a, queue, go, |t, d, s| match a.neighbor(s, d) {
+        Some(beyond) if enter(t, s, beyond) => Step::Enter,
         _ => Step::Skip,
     })
 }
@@ -384,6 +401,39 @@ mod tests {
         marks.mark(s(0));
         marks.clear();
         assert!((0..3).all(|i| !marks.has(s(i))), "stamps from before the wrap do not count");
+    }
+
+    /// The squares the relaxed flood `backward` or not takes a box on `from` to, `blocked` as walls.
+    fn relaxed(a: &Analysis, from: Sq, blocked: Sq, backward: bool) -> Vec<bool> {
+        let mut seen = vec![false; a.squares()];
+        seen[from.index()] = true;
+        let mut enter = |here: Sq, next: Sq, player: Sq| {
+            let onto = if backward { here } else { next };
+            let fresh = onto != blocked && player != blocked && !seen[next.index()];
+            seen[next.index()] |= fresh;
+            fresh
+        };
+        let mut queue = vec![from];
+        match backward {
+            false => relaxed_pushes(a, &mut queue, |_, _| true, &mut enter),
+            true => relaxed_pulls(a, &mut queue, |_, _| true, &mut enter),
+        };
+        seen
+    }
+
+    #[test]
+    fn the_pull_flood_reaches_a_square_exactly_when_the_push_flood_reaches_back() {
+        let level = parse_levels("#######\n#  #  #\n# $ . #\n#  @# #\n##    #\n #  # #\n #######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        for blocked in 0..a.squares() {
+            let ahead: Vec<Vec<bool>> =
+                (0..a.squares()).map(|s| relaxed(&a, Sq::new(s), Sq::new(blocked), false)).collect();
+            for t in 0..a.squares() {
+                let behind = relaxed(&a, Sq::new(t), Sq::new(blocked), true);
+                let reaching: Vec<bool> = ahead.iter().map(|reach| reach[t]).collect();
+                assert_eq!(behind, reaching, "to {t}, {blocked} blocked");
+            }
+        }
     }
 
     #[test]

@@ -31,8 +31,11 @@
 //! state with the boxes farthest from the goals, newest first: the line that opens the
 //! player's way is rarely the one that keeps the fewest boxes on goals. Festival's packing
 //! search makes its lines this way; on levels without such a room the two plans mostly
-//! agree, and where they differ each leads on levels the other misleads on, so the staged
-//! plan is a pass of its own (see the module docs of `super`).
+//! agree, and where they differ each leads on levels the other misleads on. The first pass
+//! ([`first_plan`]) follows the anytime line's plan when that line takes every box away, and
+//! the staged plan when it does not: a line that leaves boxes has met boxes that cannot come
+//! out one at a time, the staged search's kind of level; elsewhere the staged plan is a pass
+//! of its own (see the module docs of `super`).
 //!
 //! The plan is the line to the state with the fewest boxes, reversed: each pull becomes a step
 //! on the square the box arrives on forwards, with the goal it ends on, so a box that waits
@@ -46,7 +49,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashSet};
 
 use super::packing::{NO_UNTIL, PackingPlan, Step};
-use crate::analysis::region::{Labels, relaxed_pushes};
+use crate::analysis::region::{Labels, relaxed_pulls, relaxed_pushes};
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
 use crate::solver::cuts::Cuts;
@@ -143,11 +146,49 @@ pub fn plan(
     expansions: usize,
     stop: &mut dyn FnMut() -> bool,
 ) -> Option<Option<PackingPlan>> {
+    Some(line(a, starts, leave, expansions, stop)?.plan)
+}
+
+/// The first pass's plan (see the module docs): the anytime line's when it takes every box
+/// away, else, when `staged`, the staged line's if it takes any away, else the anytime line's;
+/// `Some(None)` when neither line takes a box away, `None` when `stop` says so.
+pub fn first_plan(
+    a: &Analysis,
+    starts: &[bool],
+    staged: bool,
+    expansions: usize,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Option<PackingPlan>> {
+    let anytime = line(a, starts, Leave::Anytime, expansions, stop)?;
+    if staged && anytime.boxes_left > 0 {
+        let staged = line(a, starts, Leave::StartAreaOpen, expansions, stop)?;
+        if staged.plan.is_some() {
+            return Some(staged.plan);
+        }
+    }
+    Some(anytime.plan)
+}
+
+/// A search's best line: its plan (`None` when it takes no box away) and the boxes it leaves.
+struct Line {
+    plan: Option<PackingPlan>,
+    boxes_left: usize,
+}
+
+/// The best line of the search from the solved position (see [`plan`]).
+fn line(
+    a: &Analysis,
+    starts: &[bool],
+    leave: Leave,
+    expansions: usize,
+    stop: &mut dyn FnMut() -> bool,
+) -> Option<Line> {
     let mut search = Search::new(a, starts, leave);
     let best = search.run(expansions, stop)?;
     // No root: no free floor round the solved position (no level the engine takes).
-    let Some(best) = search.nodes.get(best as usize) else { return Some(None) };
-    Some((best.boxes.len() < a.goals()).then(|| search.plan_to(best)))
+    let Some(best) = search.nodes.get(best as usize) else { return Some(Line { plan: None, boxes_left: 0 }) };
+    let plan = (best.boxes.len() < a.goals()).then(|| search.plan_to(best));
+    Some(Line { plan, boxes_left: best.boxes.len() })
 }
 
 impl<'a> Search<'a> {
@@ -282,29 +323,28 @@ impl<'a> Search<'a> {
     /// The bases a box may be taken away at (sorted), the boxes in `occupied` and the player
     /// on the squares marked in `reached`: every base, or under [`Leave::StartAreaOpen`]
     /// the largest group of bases that reach each other by pushes (the boxes as walls) when
-    /// the player reaches all of them, else none.
+    /// the player reaches all of them, else none. A group is the bases both reached from its
+    /// first base and reaching it: two floods a group, whatever the bases.
     fn sinks(&self, bases: &[u16], reached: &[bool]) -> Vec<u16> {
         if self.leave == Leave::Anytime {
             return bases.to_vec();
         }
-        let reach: Vec<Vec<bool>> = bases.iter().map(|&t| self.pushes_from(t)).collect();
         let mut group = vec![usize::MAX; bases.len()];
-        let mut groups = 0;
+        let mut sizes = Vec::new();
         for i in 0..bases.len() {
             if group[i] != usize::MAX {
                 continue;
             }
+            let (ahead, behind) = (self.flood(bases[i], false), self.flood(bases[i], true));
+            let mut size = 0;
             for j in i..bases.len() {
-                let mutual = reach[i][usize::from(bases[j])] && reach[j][usize::from(bases[i])];
-                if group[j] == usize::MAX && mutual {
-                    group[j] = groups;
+                let t = usize::from(bases[j]);
+                if group[j] == usize::MAX && ahead[t] && behind[t] {
+                    group[j] = sizes.len();
+                    size += 1;
                 }
             }
-            groups += 1;
-        }
-        let mut sizes = vec![0; groups];
-        for &g in &group {
-            sizes[g] += 1;
+            sizes.push(size);
         }
         let largest = sizes.iter().copied().max().unwrap_or(0);
         let sinks: Vec<u16> = (0..bases.len()).filter(|&i| sizes[group[i]] == largest).map(|i| bases[i]).collect();
@@ -314,25 +354,27 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The squares a box on `from` reaches by pushes alone, the boxes in `occupied` as walls
-    /// (the player taken to be wherever it must stand).
-    fn pushes_from(&self, from: u16) -> Vec<bool> {
+    /// The squares a box on `from` reaches by pushes alone, or with `backward` the squares it
+    /// may have come from ([`relaxed_pushes`], [`relaxed_pulls`]), the boxes in `occupied` as
+    /// walls (the player taken to be wherever it must stand).
+    fn flood(&self, from: u16, backward: bool) -> Vec<bool> {
         let mut seen = vec![false; self.a.squares()];
         seen[usize::from(from)] = true;
         let free = |s: Sq| self.occupied[s.index()] == 0;
+        let mut enter = |here: Sq, next: Sq, player: Sq| {
+            // The square the push puts the box on: the next one forwards, this one backwards.
+            let onto = if backward { here } else { next };
+            let fresh = free(onto) && free(player) && !seen[next.index()];
+            if fresh {
+                seen[next.index()] = true;
+            }
+            fresh
+        };
         let mut queue = vec![Sq::new(usize::from(from))];
-        relaxed_pushes(
-            self.a,
-            &mut queue,
-            |_, _| true,
-            |_, t, behind| {
-                let fresh = free(t) && free(behind) && !seen[t.index()];
-                if fresh {
-                    seen[t.index()] = true;
-                }
-                fresh
-            },
-        );
+        match backward {
+            false => relaxed_pushes(self.a, &mut queue, |_, _| true, &mut enter),
+            true => relaxed_pulls(self.a, &mut queue, |_, _| true, &mut enter),
+        };
         seen
     }
 
@@ -540,6 +582,7 @@ fn augment(i: usize, edge: &impl Fn(usize, usize) -> bool, owner: &mut [usize], 
 
 #[cfg(test)]
 mod tests {
+    use super::super::search::start_squares;
     use super::*;
     use crate::format::parse_levels;
 
@@ -550,10 +593,7 @@ mod tests {
     fn plan_with(text: &str, leave: Leave) -> (Analysis, Option<PackingPlan>) {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let mut starts = vec![false; a.squares()];
-        for b in level.boxes() {
-            starts[a.sq(*b).index()] = true;
-        }
+        let starts = start_squares(&level, &a);
         let plan = plan(&a, &starts, leave, EXPANSIONS, &mut || false).expect("never stopped");
         (a, plan)
     }
@@ -565,12 +605,18 @@ mod tests {
         plan.steps[..first_fill].iter().filter(|s| usize::from(s.square) >= a.goals()).count()
     }
 
+    /// XSokoban level `n` of the bundled set.
+    fn xsokoban(n: u32) -> String {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let text = std::fs::read_to_string(format!("{root}/data/xsokoban90.xsb")).unwrap();
+        let tag = format!("; {n}\n");
+        text.split("\n\n").find(|l| l.contains(&tag)).expect("the level").to_string()
+    }
+
     #[test]
     fn the_staged_plan_puts_a_goal_rooms_boxes_on_the_floor_round_it_before_the_room_is_filled() {
         // XSokoban 69: 18 goals in one room, its boxes spread over the floor on both sides.
-        let root = env!("CARGO_MANIFEST_DIR");
-        let text = std::fs::read_to_string(format!("{root}/data/xsokoban90.xsb")).unwrap();
-        let text = text.split("\n\n").find(|l| l.contains("; 69\n")).expect("level 69");
+        let text = &xsokoban(69);
         let (a, staged) = plan_with(text, Leave::StartAreaOpen);
         let staged = staged.expect("the staged search takes boxes away");
         assert!(staged.waits_in_place);
@@ -603,6 +649,27 @@ mod tests {
         assert!(waits >= 3, "boxes wait outside the room before they go in: {waits}");
         for (i, &g) in plan.order.iter().enumerate() {
             assert_eq!(usize::from(plan.rank[usize::from(g)]), i);
+        }
+    }
+
+    #[test]
+    fn the_first_plan_is_the_staged_one_where_the_anytime_line_leaves_boxes_on_the_board() {
+        for (n, leaves_boxes) in [(14, true), (69, false)] {
+            let level = parse_levels(&xsokoban(n)).unwrap().remove(0);
+            let a = Analysis::new(&level);
+            let starts = start_squares(&level, &a);
+            let stop = &mut || false;
+            let anytime = line(&a, &starts, Leave::Anytime, EXPANSIONS, stop).unwrap();
+            assert_eq!(anytime.boxes_left > 0, leaves_boxes, "level {n}: {} boxes left", anytime.boxes_left);
+            let first = first_plan(&a, &starts, true, EXPANSIONS, stop).unwrap().expect("a plan");
+            let expected = match leaves_boxes {
+                true => plan(&a, &starts, Leave::StartAreaOpen, EXPANSIONS, stop).unwrap(),
+                false => anytime.plan.clone(),
+            };
+            assert_eq!(Some(&first), expected.as_ref(), "level {n}");
+            assert_eq!(first.waits_in_place, leaves_boxes);
+            let unstaged = first_plan(&a, &starts, false, EXPANSIONS, stop).unwrap();
+            assert_eq!(unstaged, anytime.plan, "level {n}: without the staged plan, the anytime line's");
         }
     }
 

@@ -122,6 +122,7 @@ mod tests {
     use super::*;
     use crate::format::parse_levels;
     use crate::solver::fast::packing::Peel;
+    use crate::solver::fast::search::start_squares;
 
     #[test]
     fn regions_count_the_parts_of_the_floor() {
@@ -145,10 +146,7 @@ mod tests {
         // A corridor of three goals filled from the right: the plan fills the leftmost first.
         let level = parse_levels("########\n#...$$$@#\n########\n").unwrap().remove(0);
         let a = Analysis::new(&level);
-        let mut starts = vec![false; a.squares()];
-        for b in level.boxes() {
-            starts[a.sq(*b).index()] = true;
-        }
+        let starts = start_squares(&level, &a);
         let plan = PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
             .expect("never stopped");
         // One box on the rightmost goal: no progress in the plan's order, one goal filled.

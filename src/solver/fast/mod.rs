@@ -32,7 +32,9 @@
 //!   away: a backward search over whole positions in which a box pulled far enough onto a
 //!   start square vanishes with it (FESS's packing search). Its line, reversed, has a step for
 //!   each square a box waits on before its goal (linked, so that a box moving on as planned
-//!   keeps its steps done): a goal room's boxes wait outside it, then go in in order.
+//!   keeps its steps done): a goal room's boxes wait outside it, then go in in order. When
+//!   that line leaves boxes on the board (they could not come out one at a time), the first
+//!   pass follows the staged plan instead, the same search under FESS's rule for base moves.
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
 //!   number of player regions); in the second pass also the number of boxes on goals in any
 //!   order, in the third whether boxes block the cheapest way to the plan's next goal

@@ -780,6 +780,7 @@ impl SideFlood {
 mod tests {
     use super::*;
     use crate::format::parse_levels;
+    use crate::solver::fast::search::start_squares;
 
     fn plan_of(text: &str) -> (crate::level::Level, Analysis, PackingPlan) {
         peeled_plan_of(text, Peel::OneByOne)
@@ -788,7 +789,7 @@ mod tests {
     fn peeled_plan_of(text: &str, peel: Peel) -> (crate::level::Level, Analysis, PackingPlan) {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let (starts, player) = (starts_of(&level, &a), a.sq(level.player()).index());
+        let (starts, player) = (start_squares(&level, &a), a.sq(level.player()).index());
         let plan = PackingPlan::peeled(&a, &starts, player, true, peel, &mut || false).expect("never stopped");
         (level, a, plan)
     }
@@ -866,7 +867,7 @@ mod tests {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
         let at = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
-        let starts = starts_of(&level, &a);
+        let starts = start_squares(&level, &a);
         let occupied = vec![false; a.squares()];
         let mut pulls = Pulls::new(a.squares());
         let entries = entry_sides(&a, &starts, at(1, 1), &mut || false).expect("never stopped");
@@ -906,14 +907,6 @@ mod tests {
         assert_eq!(sides, free, "the three room sides; the corridor below is cut off");
     }
 
-    fn starts_of(level: &crate::level::Level, a: &Analysis) -> Vec<bool> {
-        let mut starts = vec![false; a.squares()];
-        for b in level.boxes() {
-            starts[a.sq(*b).index()] = true;
-        }
-        starts
-    }
-
     #[test]
     fn a_goal_that_blocks_the_way_to_the_goals_behind_it_cannot_be_filled_first() {
         // A dead-end goal corridor entered from the left: the goal at its mouth, filled first,
@@ -921,7 +914,7 @@ mod tests {
         let text = "########\n#@$$ ..#\n########\n";
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let starts = starts_of(&level, &a);
+        let starts = start_squares(&level, &a);
         let goal_at = |c: usize| a.sq(level.square_at(1, c).unwrap()).index();
         let mut walls = vec![0u8; a.squares()];
         walls[goal_at(5)] = 1;
@@ -942,7 +935,7 @@ mod tests {
         let levels = parse_levels(&text).unwrap();
         let level = &levels[68];
         let a = Analysis::new(level);
-        let starts = starts_of(level, &a);
+        let starts = start_squares(level, &a);
         let plan = PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
             .unwrap();
         let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
@@ -972,7 +965,7 @@ mod tests {
         let text = "#######\n#@$$..#\n#######\n";
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let starts = starts_of(&level, &a);
+        let starts = start_squares(&level, &a);
         let goal_at = |c: usize| a.sq(level.square_at(1, c).unwrap()).index();
         let mut reach = Flood::new(a.squares());
         for (first, ok) in [(4, false), (5, true)] {
@@ -990,7 +983,7 @@ mod tests {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/xsokoban90.xsb")).unwrap();
         let level = &parse_levels(&text).unwrap()[73];
         let a = Analysis::new(level);
-        let starts = starts_of(level, &a);
+        let starts = start_squares(level, &a);
         let plan = PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
             .unwrap();
         let checked = plan.checked_from_start(&a, &starts, &mut || false).unwrap();
@@ -1009,7 +1002,7 @@ mod tests {
     #[test]
     fn a_plan_that_passes_the_check_is_kept_as_it_is() {
         let (level, a, plan) = plan_of("########\n#...  @#\n#### $ #\n#### $ #\n#### $ #\n####   #\n########\n");
-        let checked = plan.checked_from_start(&a, &starts_of(&level, &a), &mut || false).unwrap();
+        let checked = plan.checked_from_start(&a, &start_squares(&level, &a), &mut || false).unwrap();
         assert_eq!(checked, plan);
     }
 
@@ -1085,14 +1078,14 @@ mod tests {
         // The square after the goal is reached only through it.
         let level = parse_levels("#######\n#@$ . #\n#######\n").unwrap().remove(0);
         let a = Analysis::new(&level);
-        let back = behind_goals(&a, &starts_of(&level, &a), a.sq(level.player()).index());
+        let back = behind_goals(&a, &start_squares(&level, &a), a.sq(level.player()).index());
         let behind: Vec<(usize, usize)> =
             (0..a.squares()).filter(|&s| back[s]).map(|s| level.coords(a.square(Sq::new(s)))).collect();
         assert_eq!(behind, vec![(1, 5)]);
         // A box starts behind the first goal: boxes come from there, it is no staging room.
         let level = parse_levels("#########\n#@$ .$ .#\n#########\n").unwrap().remove(0);
         let a = Analysis::new(&level);
-        let back = behind_goals(&a, &starts_of(&level, &a), a.sq(level.player()).index());
+        let back = behind_goals(&a, &start_squares(&level, &a), a.sq(level.player()).index());
         assert!(back.iter().all(|&b| !b));
     }
 
@@ -1104,7 +1097,7 @@ mod tests {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/xsokoban90.xsb")).unwrap();
         let level = parse_levels(&text).unwrap().remove(87);
         let a = Analysis::new(&level);
-        let starts = starts_of(&level, &a);
+        let starts = start_squares(&level, &a);
         let back = behind_goals(&a, &starts, a.sq(level.player()).index());
         let plan = PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
             .unwrap();
@@ -1132,10 +1125,7 @@ mod tests {
         let mut parking_seen = false;
         for level in levels.iter().take(90) {
             let a = Analysis::new(level);
-            let mut starts = vec![false; a.squares()];
-            for b in level.boxes() {
-                starts[a.sq(*b).index()] = true;
-            }
+            let starts = start_squares(level, &a);
             let plan =
                 PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
                     .expect("never stopped");

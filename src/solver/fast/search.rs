@@ -727,7 +727,7 @@ pub fn plan(
     let stop = &mut || stop_reason(config, started).is_some();
     if peel == Peel::OneByOne
         && config.fast.bases
-        && let Some(plan) = super::bases::plan(a, &starts, Leave::Anytime, super::bases::EXPANSIONS, stop)
+        && let Some(plan) = super::bases::first_plan(a, &starts, config.fast.staged, super::bases::EXPANSIONS, stop)
             .ok_or_else(|| halted(config, started))?
     {
         return Ok(plan);
@@ -758,7 +758,7 @@ pub fn staged_plan(
 }
 
 /// The squares the level's boxes start on, marked.
-fn start_squares(level: &Level, a: &Analysis) -> Vec<bool> {
+pub(super) fn start_squares(level: &Level, a: &Analysis) -> Vec<bool> {
     let mut starts = vec![false; a.squares()];
     for b in level.boxes() {
         starts[a.sq(*b).index()] = true;

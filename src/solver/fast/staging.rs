@@ -202,15 +202,13 @@ impl BoxSearch {
 mod tests {
     use super::*;
     use crate::format::parse_levels;
+    use crate::solver::fast::search::start_squares;
 
     /// The staging moves of `text`'s first level, as (row, column) pairs of level squares.
     fn moves_of(text: &str) -> Vec<((usize, usize), (usize, usize))> {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let mut starts = vec![false; a.squares()];
-        for b in level.boxes() {
-            starts[a.sq(*b).index()] = true;
-        }
+        let starts = start_squares(&level, &a);
         staging_moves(&a, &starts)
             .into_iter()
             .map(|m| (level.coords(a.square(m.from)), level.coords(a.square(m.to))))

@@ -247,16 +247,13 @@ mod tests {
     use super::*;
     use crate::format::parse_levels;
     use crate::solver::fast::packing::Peel;
+    use crate::solver::fast::search::start_squares;
 
     fn setup(text: &str) -> (crate::level::Level, Analysis, PackingPlan, Vec<u8>) {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
-        let mut starts = vec![false; a.squares()];
-        let mut occupied = vec![0u8; a.squares()];
-        for b in level.boxes() {
-            starts[a.sq(*b).index()] = true;
-            occupied[a.sq(*b).index()] = 1;
-        }
+        let starts = start_squares(&level, &a);
+        let occupied: Vec<u8> = starts.iter().map(|&s| u8::from(s)).collect();
         let plan = PackingPlan::peeled(&a, &starts, a.sq(level.player()).index(), true, Peel::OneByOne, &mut || false)
             .expect("never stopped");
         (level, a, plan, occupied)
