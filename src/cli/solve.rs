@@ -143,8 +143,9 @@ pub struct SearchArgs {
     /// from the backward search that takes boxes away where boxes start (to measure its effect).
     #[arg(long, help_heading = RESEARCH)]
     pub no_bases_plan: bool,
-    /// Fast engine: no pass on the staged plan after a long limit's first round (the backward
-    /// search in which a box leaves only while the player reaches the start area; to measure
+    /// Fast engine: no staged plan (the backward search in which a box leaves only while the
+    /// player reaches the start area): neither as the first pass's plan where the other
+    /// backward line leaves boxes, nor as a pass after a long limit's first round (to measure
     /// its effect).
     #[arg(long, help_heading = RESEARCH)]
     pub no_staged_plan: bool,

@@ -247,10 +247,11 @@ pub struct FastOptions {
     /// where boxes start (boxes wait outside a goal room before they go in); off, or when
     /// that search takes no box away, the plan peeled one box at a time.
     pub bases: bool,
-    /// Under a long limit, after the first round, a pass follows the staged plan: the
-    /// backward search's line in which a box leaves only while the player reaches the start
-    /// area (FESS's rule), so a goal room's boxes wait on the floor round it and go in in
-    /// order; off, no such pass.
+    /// The staged plan: the backward search's line in which a box leaves only while the
+    /// player reaches the start area (FESS's rule), so a goal room's boxes wait on the floor
+    /// round it and go in in order. The first pass follows it where the bases search's own
+    /// line leaves boxes on the board, and under a long limit a pass follows it after the
+    /// first round; off, neither.
     pub staged: bool,
     /// In the passes after a long limit's first round (the staging and third passes) and on
     /// the portfolio's staging lane, a state in which some goal the plan has yet to fill has

@@ -46,7 +46,9 @@
 //! is long enough): the peel's plan serves.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashSet};
+use std::collections::{BTreeMap, BinaryHeap};
+
+use hashbrown::HashSet;
 
 use super::packing::{NO_UNTIL, PackingPlan, Step};
 use crate::analysis::region::{Labels, relaxed_pulls, relaxed_pushes};

@@ -131,8 +131,9 @@
 //! a time limit above `FIRST_ROUND`, its first `FIRST_ROUND` runs that short schedule as a
 //! limit of `FIRST_ROUND` would, midpoint included, so a longer limit finds what the shorter
 //! one finds, as soon; then a first pass follows the staged plan (`bases.rs` under FESS's
-//! rule for base moves: a goal room's boxes wait on the floor round it, then go in in order)
-//! for a `STAGED_SHARE`th of what is left, then a first pass that also takes the staging
+//! rule for base moves: a goal room's boxes wait on the floor round it, then go in in order;
+//! where the first round followed that, the anytime line's plan) for a `STAGED_SHARE`th of
+//! what is left, then a first pass that also takes the staging
 //! advisor's moves runs afresh, and the third has the last `THIRD_PASS_SHARE`th of what is left; these two follow
 //! the plan peeled one box at a time when the first round followed the bases plan, so that a
 //! long limit tries both plans. The staging pass
@@ -472,22 +473,22 @@ fn staging_weights(fast: &FastOptions, first: Weights) -> Weights {
 }
 
 /// Under a long limit, the first round's `result`, or when it ran out of time a first pass
-/// afresh on the staged plan (`bases.rs`, [`bases::Leave::StartAreaOpen`]) for a
-/// [`STAGED_SHARE`]th of what is left, when that plan takes boxes away and differs from the
-/// first round's: on goal-room levels it leads where the first round's plan misleads, and
-/// solves them within seconds or not at all.
+/// afresh on the other bases plan (`bases.rs`, [`search::other_plan`]: the staged plan, or
+/// where the first round followed that, the anytime line's) for a [`STAGED_SHARE`]th of what
+/// is left, when there is one: on goal-room levels the staged plan leads where the first
+/// round's plan misleads, and solves them within seconds or not at all; where the first
+/// round followed it, the other line gets its turn.
 fn staged_after(
     last: &Last<'_>,
     learned: &mut search::Learned,
     result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
     let Err(SolveError::Timeout(spent)) = &result else { return result };
-    let Ok(Some(staged)) = search::staged_plan(last.level, last.a, last.config, last.started) else { return result };
-    if staged == *last.plan {
+    let Ok(Some(other)) = search::other_plan(last.level, last.a, last.config, last.plan, last.started) else {
         return result;
-    }
+    };
     let time = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()) / STAGED_SHARE);
-    pass_on_rest(&Last { plan: &staged, ..*last }, learned, last.weights, time, spent)
+    pass_on_rest(&Last { plan: &other, ..*last }, learned, last.weights, time, spent)
 }
 
 /// `weights` for a pass after a long limit's first round (and its portfolio lane): such

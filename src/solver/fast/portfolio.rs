@@ -22,8 +22,9 @@
 //! the second lane's own second pass does not, and under a long limit one thread's later
 //! passes (the staging pass, the third pass) find levels of their own. The other lanes with
 //! several searches give each its weight's share of the time: the staged pass (the first
-//! pass on the staged plan, `bases.rs`) a ninth, first, for it solves its levels within
-//! seconds or not at all, the others the rest in equal parts. The second and
+//! pass on the staged plan, `bases.rs`, or on the anytime line's plan where the first plan is
+//! the staged one) a ninth or a tenth, early, for it solves its levels
+//! within seconds or not at all, the others the rest by their weights. The second and
 //! relaxed passes follow the plans one thread's first two passes follow; the blocked and
 //! staging passes the plan peeled one box at a time, as one thread's passes after a long
 //! limit's first round do, so that two plans are tried at once; the staging pass, as there,
@@ -90,8 +91,9 @@ enum Strategy {
     AStar,
     /// The first pass over the relaxed push distances A* uses (`FastOptions::aware` off).
     Relaxed,
-    /// The first pass on the staged plan (`bases.rs`), as one thread's pass after a long
-    /// limit's first round; none when there is no such plan or it is the first plan.
+    /// The first pass on the other bases plan (`search::other_plan`: the staged plan, or the
+    /// anytime line's where the first plan is the staged one), as one thread's pass after a
+    /// long limit's first round; none when there is no such plan.
     Staged,
 }
 
@@ -308,8 +310,8 @@ fn run_strategy(
             run(layered.as_ref().unwrap_or(plan), config, passes[1], learned)
         }
         Strategy::Blocked => run(peeled, config, passes[2], learned),
-        Strategy::Staged => match search::staged_plan(level, a, config, Instant::now())? {
-            Some(staged) if staged != *plan => run(&staged, config, passes[0], learned),
+        Strategy::Staged => match search::other_plan(level, a, config, plan, Instant::now())? {
+            Some(other) => run(&other, config, passes[0], learned),
             // Nothing to search: the lane's next search has the time.
             _ => Err(SolveError::Timeout(Stats::default())),
         },

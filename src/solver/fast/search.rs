@@ -740,21 +740,31 @@ pub fn plan(
     plan.ok_or_else(|| halted(config, started))
 }
 
-/// The staged plan of `level` (`super::bases` under [`Leave::StartAreaOpen`]), under
-/// `config`'s clock started at `started`: `None` when its line takes no box away or
-/// `config.fast.staged` is off, an error when the limits or the cancel flag stopped it.
-pub fn staged_plan(
+/// The bases plan of `level` the first pass does not follow when it follows `first`
+/// (`super::bases::first_plan`): the staged plan (under [`Leave::StartAreaOpen`]), or, where
+/// `first` is the staged plan, the anytime line's, under `config`'s clock started at
+/// `started`. `None` when that line takes no box away, its plan is `first`, or
+/// `config.fast.staged` is off; an error when the limits or the cancel flag stopped it.
+pub fn other_plan(
     level: &Level,
     a: &Analysis,
     config: &Config,
+    first: &PackingPlan,
     started: Instant,
 ) -> Result<Option<PackingPlan>, SolveError> {
     if !config.fast.staged {
         return Ok(None);
     }
+    let starts = start_squares(level, a);
     let stop = &mut || stop_reason(config, started).is_some();
-    super::bases::plan(a, &start_squares(level, a), Leave::StartAreaOpen, super::bases::EXPANSIONS, stop)
-        .ok_or_else(|| halted(config, started))
+    let mut line = |leave| {
+        super::bases::plan(a, &starts, leave, super::bases::EXPANSIONS, stop).ok_or_else(|| halted(config, started))
+    };
+    let other = match line(Leave::StartAreaOpen)? {
+        Some(staged) if staged == *first => line(Leave::Anytime)?,
+        staged => staged,
+    };
+    Ok(other.filter(|plan| plan != first))
 }
 
 /// The squares the level's boxes start on, marked.
@@ -2183,11 +2193,16 @@ mod tests {
         let first = Weights { astray: false, ..first };
         let search =
             |plan: &PackingPlan| run(&level, &a, plan, &hot, &config, first, &mut Learned::new(&a, Backward::none()));
-        let staged = staged_plan(&level, &a, &config, Instant::now()).unwrap().expect("a staged plan");
+        let plan = plan(&level, &a, &config, Peel::OneByOne, Instant::now()).unwrap();
+        assert!(!plan.waits_in_place, "the first plan is the anytime line's");
+        let staged = other_plan(&level, &a, &config, &plan, Instant::now()).unwrap().expect("a staged plan");
+        assert!(staged.waits_in_place, "the other plan is the staged one");
         let solved = search(&staged).expect("solved on the staged plan");
         assert!(crate::verify::verify(&level, &solved.lurd).is_valid_solution());
-        let plan = plan(&level, &a, &config, Peel::OneByOne, Instant::now()).unwrap();
         assert!(matches!(search(&plan), Err(SolveError::NodeLimit(_))), "solved on the first round's plan");
+        // Where the first pass follows the staged plan, the other plan is the anytime line's.
+        let anytime = other_plan(&level, &a, &config, &staged, Instant::now()).unwrap().expect("another plan");
+        assert_eq!(anytime, plan);
     }
 
     #[test]
