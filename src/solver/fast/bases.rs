@@ -584,7 +584,7 @@ fn augment(i: usize, edge: &impl Fn(usize, usize) -> bool, owner: &mut [usize], 
 
 #[cfg(test)]
 mod tests {
-    use super::super::search::start_squares;
+    use super::super::packing::start_squares;
     use super::*;
     use crate::format::parse_levels;
 

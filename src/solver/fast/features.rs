@@ -122,7 +122,7 @@ mod tests {
     use super::*;
     use crate::format::parse_levels;
     use crate::solver::fast::packing::Peel;
-    use crate::solver::fast::search::start_squares;
+    use crate::solver::fast::packing::start_squares;
 
     #[test]
     fn regions_count_the_parts_of_the_floor() {

@@ -53,7 +53,7 @@ use std::cell::Cell;
 
 use crate::analysis::region::Flood;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
-use crate::level::Dir;
+use crate::level::{Dir, Level};
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};
 
 /// One step of the plan: a box arrives on `square`. The step stays done while a box stands on
@@ -776,11 +776,19 @@ impl SideFlood {
     }
 }
 
+/// The squares the level's boxes start on, marked.
+pub(super) fn start_squares(level: &Level, a: &Analysis) -> Vec<bool> {
+    let mut starts = vec![false; a.squares()];
+    for b in level.boxes() {
+        starts[a.sq(*b).index()] = true;
+    }
+    starts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::format::parse_levels;
-    use crate::solver::fast::search::start_squares;
 
     fn plan_of(text: &str) -> (crate::level::Level, Analysis, PackingPlan) {
         peeled_plan_of(text, Peel::OneByOne)

@@ -26,7 +26,7 @@ use super::features::{Cell, Features};
 use super::hotspots::Hotspots;
 use super::keyed::{self, Keyed, hash_key};
 use super::macros::{MacroMove, Macros};
-use super::packing::{PackingPlan, Peel};
+use super::packing::{PackingPlan, Peel, start_squares};
 use super::plan_reach::PlanReach;
 use super::pull::{Backward, Found};
 use super::rooms::Rooms;
@@ -765,15 +765,6 @@ pub fn other_plan(
         staged => staged,
     };
     Ok(other.filter(|plan| plan != first))
-}
-
-/// The squares the level's boxes start on, marked.
-pub(super) fn start_squares(level: &Level, a: &Analysis) -> Vec<bool> {
-    let mut starts = vec![false; a.squares()];
-    for b in level.boxes() {
-        starts[a.sq(*b).index()] = true;
-    }
-    starts
 }
 
 /// The error for a search before the passes (a plan, the hotspot table) that a stop check

@@ -202,7 +202,7 @@ impl BoxSearch {
 mod tests {
     use super::*;
     use crate::format::parse_levels;
-    use crate::solver::fast::search::start_squares;
+    use crate::solver::fast::packing::start_squares;
 
     /// The staging moves of `text`'s first level, as (row, column) pairs of level squares.
     fn moves_of(text: &str) -> Vec<((usize, usize), (usize, usize))> {

@@ -247,7 +247,7 @@ mod tests {
     use super::*;
     use crate::format::parse_levels;
     use crate::solver::fast::packing::Peel;
-    use crate::solver::fast::search::start_squares;
+    use crate::solver::fast::packing::start_squares;
 
     fn setup(text: &str) -> (crate::level::Level, Analysis, PackingPlan, Vec<u8>) {
         let level = parse_levels(text).unwrap().remove(0);
