@@ -313,7 +313,7 @@ fn run_strategy(
         Strategy::Staged => match search::other_plan(level, a, config, plan, Instant::now())? {
             Some(other) => run(&other, config, passes[0], learned),
             // Nothing to search: the lane's next search has the time.
-            _ => Err(SolveError::Timeout(Stats::default())),
+            None => Err(SolveError::Timeout(Stats::default())),
         },
         Strategy::Staging => run(peeled, config, staging_weights(&config.fast, passes[0]), learned),
         Strategy::Relaxed => {

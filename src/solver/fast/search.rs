@@ -755,15 +755,11 @@ pub fn other_plan(
     if !config.fast.staged {
         return Ok(None);
     }
-    let starts = start_squares(level, a);
+    // Only a staged plan keeps its waits in place.
+    let leave = if first.waits_in_place { Leave::Anytime } else { Leave::StartAreaOpen };
     let stop = &mut || stop_reason(config, started).is_some();
-    let mut line = |leave| {
-        super::bases::plan(a, &starts, leave, super::bases::EXPANSIONS, stop).ok_or_else(|| halted(config, started))
-    };
-    let other = match line(Leave::StartAreaOpen)? {
-        Some(staged) if staged == *first => line(Leave::Anytime)?,
-        staged => staged,
-    };
+    let other = super::bases::plan(a, &start_squares(level, a), leave, super::bases::EXPANSIONS, stop)
+        .ok_or_else(|| halted(config, started))?;
     Ok(other.filter(|plan| plan != first))
 }
 
