@@ -233,3 +233,14 @@ fn the_first_sprint_does_not_wait_for_its_share() {
     let alone = FastOptions { sprints: false, ..FastOptions::default() };
     solved_only_with(level, 1_000, FastOptions::default(), alone, "by the first sprint");
 }
+
+#[test]
+fn the_short_schedule_gives_the_other_bases_plan_a_pass() {
+    // XSokoban 69: the first pass follows the anytime line's plan (it takes every box away)
+    // and does not finish; a pass on the staged plan, between the second pass and the end of
+    // the limits, finishes within the tenth of them it gets. Without the staged plan there is
+    // no other plan, and the first two passes have the whole budget.
+    let level = &collection("xsokoban90.xsb")[68];
+    let without = FastOptions { staged: false, ..FastOptions::default() };
+    solved_only_with(level, 40_000, FastOptions::default(), without, "with the other plan's pass");
+}

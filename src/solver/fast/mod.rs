@@ -125,9 +125,18 @@
 //!
 //! Under short limits the first pass has `FIRST_PASS` of them, the second `SECOND_PASS` of the
 //! rest and the midpoint what is left (the second all of it when the backward searches are
-//! off or got no state to aim at); when the midpoint stops early (its level has no solution,
-//! or no backward state is near enough) with a twentieth of the limits or more left, the
-//! third pass has the rest, so a short limit is spent to its end. Under
+//! off or got no state to aim at). When the bases search has another plan (the staged plan,
+//! or the anytime line's where the first pass follows the staged one; see `bases.rs`), a
+//! first pass on it comes between the second pass and the midpoint, for a second of a 10 s
+//! limit: the second pass has `SECOND_BEFORE_OTHER` of what the first leaves (the same 2 s
+//! of a 10 s limit; `SECOND_BEFORE_OTHER_ALONE` without the midpoint), the other plan's pass
+//! `OTHER_BEFORE_MIDPOINT` of the rest. The levels the first pass solves it solves within
+//! its first half, while a goal room that the first plan misleads on and the other leads
+//! on takes the other plan's pass well under a second; its turn comes after the second
+//! pass's so that the passes before it keep their time. When the midpoint stops early (its
+//! level has no solution, or no backward state is near enough) with a twentieth of the
+//! limits or more left, the third pass has the rest, so a short limit is spent to its end.
+//! Under
 //! a time limit above `FIRST_ROUND`, its first `FIRST_ROUND` runs that short schedule as a
 //! limit of `FIRST_ROUND` would, midpoint included, so a longer limit finds what the shorter
 //! one finds, as soon; then a first pass follows the staged plan (`bases.rs` under FESS's
@@ -316,8 +325,9 @@ fn schedule(
 }
 
 /// The schedule under short limits (see the module docs), under `last.config`'s: the first
-/// two passes, one after the other, then with `midpoint` the midpoint, and the third pass
-/// only on what the midpoint leaves. Without any limit the first pass is the whole search.
+/// two passes, one after the other, the other bases plan's pass, then with `midpoint` the
+/// midpoint, and the third pass only on what the midpoint leaves. Without any limit the first
+/// pass is the whole search.
 fn short_schedule(
     last: &Last<'_>,
     learned: &mut search::Learned,
@@ -329,15 +339,21 @@ fn short_schedule(
     let passes = &passes[..2];
     let mut midpoint = midpoint && limited;
     let mut spent = Stats::default();
+    let mut other = None;
     let mut pass = 0;
     let result = loop {
         let layered = if pass == 1 { second_plan(last) } else { Ok(None) };
+        if pass == 1 {
+            other = other_plan_within(last, &spent);
+        }
         // The midpoint's share is kept back only when there is a state to aim at.
         midpoint &= pass + 1 < passes.len() || learned.backward.best().is_some();
-        let (part, whole) = match pass + 1 < passes.len() {
-            true => FIRST_PASS,
-            false if midpoint => SECOND_PASS,
-            false => (1, 1),
+        let (part, whole) = match (pass + 1 < passes.len(), midpoint, other.is_some()) {
+            (true, _, _) => FIRST_PASS,
+            (false, true, false) => SECOND_PASS,
+            (false, true, true) => SECOND_BEFORE_OTHER,
+            (false, false, false) => (1, 1),
+            (false, false, true) => SECOND_BEFORE_OTHER_ALONE,
         };
         let pass_config = Config {
             time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed()) * part / whole),
@@ -361,6 +377,13 @@ fn short_schedule(
             r => break r,
         }
     };
+    let result = match other {
+        Some(other) => {
+            let share = if midpoint { OTHER_BEFORE_MIDPOINT } else { (1, 1) };
+            other_plan_pass(&Last { plan: &other, ..*last }, learned, share, result)
+        }
+        None => result,
+    };
     match midpoint {
         true => {
             let result = midpoint_after(last, learned, result);
@@ -368,6 +391,34 @@ fn short_schedule(
         }
         false => result,
     }
+}
+
+/// Under short limits, after the first pass ran out of its share (`spent` its counters), the
+/// other bases plan ([`search::other_plan`]) when there is one, its search stopped at an
+/// [`OTHER_PASS`] of the time left.
+fn other_plan_within(last: &Last<'_>, spent: &Stats) -> Option<packing::PackingPlan> {
+    let Last { level, a, config, started, .. } = *last;
+    let (part, whole) = OTHER_PASS;
+    let time = config.time_limit.map(|t| t.saturating_sub(started.elapsed()) * part / whole);
+    let slot = Config { time_limit: time, node_limit: nodes_left(last, spent), ..config.clone() };
+    search::other_plan(level, a, &slot, last.plan, Instant::now()).ok().flatten()
+}
+
+/// The passes' `result`, or when they ran out of their limits a first pass on the other bases
+/// plan (`last.plan`) for `share` of the limits left.
+fn other_plan_pass(
+    last: &Last<'_>,
+    learned: &mut search::Learned,
+    (part, whole): (u32, u32),
+    result: Result<Solution, SolveError>,
+) -> Result<Solution, SolveError> {
+    let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
+    let time = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()) * part / whole);
+    let nodes = nodes_left(last, spent).map(|n| n * u64::from(part) / u64::from(whole));
+    let slot = Config { time_limit: time, node_limit: nodes, ..last.config.clone() };
+    let mut r = search::run(last.level, last.a, last.plan, last.hot, &slot, last.weights, learned);
+    search::stats_of(&mut r).add(spent);
+    r
 }
 
 /// The second pass's plan (see the module docs), worked out when that pass starts (most
@@ -653,7 +704,22 @@ fn plan_steps(level: &Level, a: &Analysis, config: &Config, peel: Peel) -> Resul
 
 /// The first pass's share of the limits, as a fraction: a larger share loses the levels only
 /// the second pass solves, a smaller one those the first solves late.
-const FIRST_PASS: (u32, u32) = (3, 5);
+const FIRST_PASS: (u32, u32) = (1, 2);
+
+/// Under short limits, the search for the other bases plan may take this share of what the
+/// first pass leaves.
+const OTHER_PASS: (u32, u32) = (1, 5);
+
+/// The second pass's share of what the first leaves when the other plan's pass and the
+/// midpoint come after it; the other plan's pass has [`OTHER_BEFORE_MIDPOINT`] of the rest.
+const SECOND_BEFORE_OTHER: (u32, u32) = (2, 5);
+
+/// The other plan's pass's share of what the second pass leaves when the midpoint follows.
+const OTHER_BEFORE_MIDPOINT: (u32, u32) = (1, 3);
+
+/// The second pass's share of what the first leaves when only the other plan's pass comes
+/// after it.
+const SECOND_BEFORE_OTHER_ALONE: (u32, u32) = (4, 5);
 
 /// The second pass's share of what the first leaves under short limits when the midpoint
 /// comes after it, as a fraction; the midpoint has the rest.
