@@ -395,10 +395,10 @@ fn short_schedule(
 
 /// Under short limits, after the first pass ran out of its share (`spent` its counters), the
 /// other bases plan ([`search::other_plan`]) when there is one, its search stopped at an
-/// [`OTHER_PASS`] of the time left.
+/// [`OTHER_PLAN_SEARCH`] of the time left.
 fn other_plan_within(last: &Last<'_>, spent: &Stats) -> Option<packing::PackingPlan> {
     let Last { level, a, config, started, .. } = *last;
-    let (part, whole) = OTHER_PASS;
+    let (part, whole) = OTHER_PLAN_SEARCH;
     let time = config.time_limit.map(|t| t.saturating_sub(started.elapsed()) * part / whole);
     let slot = Config { time_limit: time, node_limit: nodes_left(last, spent), ..config.clone() };
     search::other_plan(level, a, &slot, last.plan, Instant::now()).ok().flatten()
@@ -703,12 +703,12 @@ fn plan_steps(level: &Level, a: &Analysis, config: &Config, peel: Peel) -> Resul
 }
 
 /// The first pass's share of the limits, as a fraction: a larger share loses the levels only
-/// the second pass solves, a smaller one those the first solves late.
+/// the later passes solve, a smaller one those the first solves late.
 const FIRST_PASS: (u32, u32) = (1, 2);
 
 /// Under short limits, the search for the other bases plan may take this share of what the
 /// first pass leaves.
-const OTHER_PASS: (u32, u32) = (1, 5);
+const OTHER_PLAN_SEARCH: (u32, u32) = (1, 5);
 
 /// The second pass's share of what the first leaves when the other plan's pass and the
 /// midpoint come after it; the other plan's pass has [`OTHER_BEFORE_MIDPOINT`] of the rest.
