@@ -395,7 +395,8 @@ fn short_schedule(
 
 /// Under short limits, after the first pass ran out of its share (`spent` its counters), the
 /// other bases plan ([`search::other_plan`]) when there is one, its search stopped at an
-/// [`OTHER_PLAN_SEARCH`] of the time left.
+/// [`OTHER_PLAN_SEARCH`] of the time left (a search stopped gives none; a cancel stops the
+/// pass after it).
 fn other_plan_within(last: &Last<'_>, spent: &Stats) -> Option<packing::PackingPlan> {
     let Last { level, a, config, started, .. } = *last;
     let (part, whole) = OTHER_PLAN_SEARCH;
@@ -415,10 +416,7 @@ fn other_plan_pass(
     let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
     let time = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()) * part / whole);
     let nodes = nodes_left(last, spent).map(|n| n * u64::from(part) / u64::from(whole));
-    let slot = Config { time_limit: time, node_limit: nodes, ..last.config.clone() };
-    let mut r = search::run(last.level, last.a, last.plan, last.hot, &slot, last.weights, learned);
-    search::stats_of(&mut r).add(spent);
-    r
+    pass_within(last, learned, last.weights, (time, nodes), spent)
 }
 
 /// The second pass's plan (see the module docs), worked out when that pass starts (most
@@ -586,8 +584,19 @@ fn pass_on_rest(
     time: Option<std::time::Duration>,
     spent: &Stats,
 ) -> Result<Solution, SolveError> {
-    let rest = Config { time_limit: time, node_limit: nodes_left(last, spent), ..last.config.clone() };
-    let mut r = search::run(last.level, last.a, last.plan, last.hot, &rest, weights, learned);
+    pass_within(last, learned, weights, (time, nodes_left(last, spent)), spent)
+}
+
+/// [`pass_on_rest`] over the limits `(time, nodes)`.
+fn pass_within(
+    last: &Last<'_>,
+    learned: &mut search::Learned,
+    weights: Weights,
+    (time, nodes): (Option<std::time::Duration>, Option<u64>),
+    spent: &Stats,
+) -> Result<Solution, SolveError> {
+    let limits = Config { time_limit: time, node_limit: nodes, ..last.config.clone() };
+    let mut r = search::run(last.level, last.a, last.plan, last.hot, &limits, weights, learned);
     search::stats_of(&mut r).add(spent);
     r
 }
