@@ -54,6 +54,7 @@ use std::cell::Cell;
 use crate::analysis::region::Flood;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{Dir, Level};
+use crate::solver::cuts::Cuts;
 use crate::solver::hungarian::{FORBIDDEN, Hungarian};
 
 /// One step of the plan: a box arrives on `square`. The step stays done while a box stands on
@@ -588,7 +589,11 @@ struct Pulls {
     seen: Vec<bool>,
     dist: Vec<u32>,
     queue: Vec<usize>,
-    /// The floods round the box, which sides of it the player reaches.
+    /// The articulation points of the free floor round the box (see [`Pulls::sides_joined`]),
+    /// and the boxes as [`Cuts`] reads them.
+    cuts: Cuts,
+    occupied: Vec<u8>,
+    /// The floods for [`Pulls::cuts`].
     sides: SideFlood,
     roam: Vec<bool>,
     /// Work (nodes and flood steps) since the last stop check.
@@ -609,6 +614,8 @@ impl Pulls {
             seen: vec![false; n * 4],
             dist: vec![0; n * 4],
             queue: Vec::new(),
+            cuts: Cuts::new(n),
+            occupied: vec![0; n],
             sides: SideFlood::new(n),
             roam: vec![false; n],
             work: 0,
@@ -635,6 +642,7 @@ impl Pulls {
         self.reached.clear();
         self.queue.clear();
         let free = |s: Option<Sq>| s.is_some_and(|s| !occupied[s]);
+        self.grow_forest(a, occupied, g);
         // The player may start on any free square next to the box.
         for d in Dir::ALL {
             if free(a.neighbor(Sq::new(g), d)) {
@@ -670,13 +678,11 @@ impl Pulls {
             if pos >= a.goals() && best.is_none() {
                 best = Some(dist);
             }
-            // Which sides the player can reach with the box on `pos`.
-            let start = a.neighbor(Sq::new(pos), side).expect("the player stands beside the box");
             if pos >= a.goals() && starts[pos] && to_start.is_none() && entries[pos] >> side.index() & 1 == 1 {
                 to_start = Some(dist);
             }
-            let sides = self.sides.reachable_sides(a, occupied, pos, start);
-            self.work += self.sides.take_steps();
+            // Which sides the player can reach with the box on `pos`.
+            let sides = self.sides_joined(a, g, pos, side);
             for e in Dir::ALL {
                 if sides & (1 << e.index()) == 0 {
                     continue;
@@ -696,6 +702,40 @@ impl Pulls {
         }
         let roam = self.roam.iter().filter(|&&r| r).count();
         best.map(|b| (b, roam, to_start))
+    }
+
+    /// Starts [`Pulls::sides_joined`] for the box on `g` (`occupied` marks the other boxes):
+    /// one depth-first search over the free floor round it, the box in place.
+    fn grow_forest(&mut self, a: &Analysis, occupied: &[bool], g: usize) {
+        self.occupied.clear();
+        self.occupied.extend(occupied.iter().map(|&o| u8::from(o)));
+        self.occupied[g] = 1;
+        self.cuts.start_forest();
+        for t in a.neighbor_indices(Sq::new(g)) {
+            if self.occupied.get(usize::from(t)) == Some(&0) {
+                self.cuts.grow_tree(a, &self.occupied, usize::from(t));
+            }
+        }
+        self.occupied[g] = 0;
+        // The search visits each square at most once.
+        self.work += a.squares();
+    }
+
+    /// Bit mask of the sides of `pos` the player reaches from its `side` once the box from
+    /// `g` stands there (after [`Pulls::grow_forest`] for `g`): the sides whose part of the
+    /// floor is the player's, read from the articulation points without a flood.
+    fn sides_joined(&mut self, a: &Analysis, g: usize, pos: usize, side: Dir) -> u8 {
+        self.occupied[pos] = 1;
+        let (_, lows) = self.cuts.lifted_sides(a, &self.occupied, g, pos);
+        self.occupied[pos] = 0;
+        let own = lows[side.index()];
+        let mut mask = 0;
+        for (d, &low) in lows.iter().enumerate() {
+            if low != u16::MAX && low == own {
+                mask |= 1 << d;
+            }
+        }
+        mask
     }
 
     /// The fewest pulls the last search needed to bring its box to `s`, a square it reached.
@@ -888,6 +928,47 @@ mod tests {
         let (_, _, to_start) =
             pulls.leave(&a, &occupied, at(1, 3), &starts, &entries, &mut || false).expect("the box can leave");
         assert_eq!(to_start, Some(1));
+    }
+
+    #[test]
+    fn the_sides_read_from_articulation_points_are_the_floods() {
+        // Boxes in corridors, in a room and beside a pocket: for each box lifted and every
+        // square it could stand on, from each free side, the player reaches the same sides.
+        let text = "##########\n#@  #    #\n# $$  #$ #\n##  # ## #\n#  $    $#\n# ##$##  #\n#   .. . #\n#  ...  ##\n##########\n";
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let starts = start_squares(&level, &a);
+        let mut pulls = Pulls::new(a.squares());
+        let mut flood = SideFlood::new(a.squares());
+        let mut compared = 0;
+        for g in (0..a.squares()).filter(|&g| starts[g]) {
+            let mut occupied = starts.clone();
+            occupied[g] = false;
+            pulls.grow_forest(&a, &occupied, g);
+            // The squares the box can stand on: the free floor round `g`.
+            let mut forest = vec![false; a.squares()];
+            let mut queue = vec![g];
+            forest[g] = true;
+            while let Some(s) = queue.pop() {
+                for t in Dir::ALL.into_iter().filter_map(|d| a.neighbor(Sq::new(s), d)) {
+                    if !occupied[t.index()] && !forest[t.index()] {
+                        forest[t.index()] = true;
+                        queue.push(t.index());
+                    }
+                }
+            }
+            for pos in (0..a.squares()).filter(|&p| forest[p]) {
+                for side in Dir::ALL {
+                    let Some(start) = a.neighbor(Sq::new(pos), side).filter(|&t| !occupied[t.index()]) else {
+                        continue;
+                    };
+                    let joined = pulls.sides_joined(&a, g, pos, side);
+                    assert_eq!(joined, flood.reachable_sides(&a, &occupied, pos, start), "box from {g} on {pos}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 100, "{compared}");
     }
 
     #[test]
