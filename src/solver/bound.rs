@@ -13,7 +13,7 @@
 
 use super::config::Heuristic;
 use super::frozen::{FrozenTables, NoTable, TableId, frozen_goal_set};
-use super::hungarian::{FORBIDDEN, Hungarian, Stopped};
+use super::hungarian::{self, FORBIDDEN, Hungarian, Stopped};
 use super::state::BoxAt;
 use super::store::NodeId;
 use super::successors::Successors;
@@ -58,9 +58,7 @@ struct Kept {
     id: Option<NodeId>,
     table: TableId,
     boxes: Vec<BoxAt>,
-    u: Vec<i64>,
-    v: Vec<i64>,
-    p: Vec<usize>,
+    duals: hungarian::Kept,
 }
 
 /// Renumbers the rows of `old` for `new` (both decoded, so in the same order: by class, then
@@ -268,7 +266,7 @@ impl LowerBound {
             let k = self.recent.get(last)?;
             (k.table == table && renumber(&k.boxes, parent, (n / 8).max(1), rows, changed)).then_some(k)
         })?;
-        self.hungarian.restore(&kept.u, &kept.v, &kept.p, rows);
+        self.hungarian.restore(&kept.duals, rows);
         self.reused += 1;
         let costs = Costs::new(a, self.tables.table(table), &self.push_weight, parent);
         Some(self.hungarian.resolve_rows(n, changed, move |b, g| costs.at(b, g)))
@@ -282,17 +280,11 @@ impl LowerBound {
         let slot = self.next_recent % self.recent.len();
         self.next_recent = slot + 1;
         let kept = &mut self.recent[slot];
-        let (u, v, p) = self.hungarian.saved();
+        self.hungarian.keep(&mut kept.duals);
         kept.id = self.expanding.map(|(node, _)| node);
         kept.table = table;
         kept.boxes.clear();
         kept.boxes.extend_from_slice(boxes);
-        kept.u.clear();
-        kept.u.extend_from_slice(u);
-        kept.v.clear();
-        kept.v.extend_from_slice(v);
-        kept.p.clear();
-        kept.p.extend_from_slice(p);
     }
 
     /// The bound of a child that moved box `moved` of `parent` (giving `child`), over `table`.

@@ -37,6 +37,16 @@ pub struct Hungarian {
     saved_sum: i64,
 }
 
+/// A solved problem's duals of rows and columns and its matching (`p[column]`: 1-based row, 0
+/// for none), kept apart from the solver ([`Hungarian::keep`]) for a later
+/// [`Hungarian::restore`]: what the searches keep of the states they expanded lately.
+#[derive(Debug, Default, Clone)]
+pub struct Kept {
+    u: Vec<i64>,
+    v: Vec<i64>,
+    p: Vec<usize>,
+}
+
 impl Hungarian {
     /// Minimum total cost of assigning each of `rows` rows to a distinct column out of `cols`,
     /// where `cost(r, c)` gives the costs (`r < rows`, `c < cols`). Returns `None` when every
@@ -110,17 +120,20 @@ impl Hungarian {
         self.saved_sum = self.u.iter().skip(1).sum::<i64>() + self.v.iter().skip(1).sum::<i64>();
     }
 
-    /// The saved duals of rows and columns and the saved matching (`p[column]`: 1-based row,
-    /// 0 for none), to be kept elsewhere and brought back with [`Hungarian::restore`].
-    pub fn saved(&self) -> (&[i64], &[i64], &[usize]) {
-        (&self.saved_u, &self.saved_v, &self.saved_p)
+    /// Copies the saved duals of rows and columns and the saved matching into `kept`, to be
+    /// brought back with [`Hungarian::restore`].
+    pub fn keep(&self, kept: &mut Kept) {
+        kept.u.clone_from(&self.saved_u);
+        kept.v.clone_from(&self.saved_v);
+        kept.p.clone_from(&self.saved_p);
     }
 
-    /// Makes a state [`Hungarian::saved`] gave the saved one again, its rows renumbered:
-    /// old row `r` (0-based) becomes row `rows[r]`, so that [`Hungarian::resolve_rows`] can
+    /// Makes a state [`Hungarian::keep`] kept the saved one again, its rows renumbered: old
+    /// row `r` (0-based) becomes row `rows[r]`, so that [`Hungarian::resolve_rows`] can
     /// re-solve a problem whose rows are the old ones in another order, some of them changed.
-    /// `rows` must be a permutation of `0..n` for the `n` rows saved.
-    pub fn restore(&mut self, u: &[i64], v: &[i64], p: &[usize], rows: &[usize]) {
+    /// `rows` must be a permutation of `0..n` for the `n` rows kept.
+    pub fn restore(&mut self, kept: &Kept, rows: &[usize]) {
+        let Kept { u, v, p } = kept;
         self.saved_u.clear();
         self.saved_u.resize(u.len(), 0);
         self.saved_u[0] = u.first().copied().unwrap_or(0);
@@ -338,9 +351,10 @@ mod tests {
             let mut kept = Hungarian::default();
             prop_assert!(kept.solve(n, n, old).is_some());
             kept.save();
-            let (u, v, p) = kept.saved();
+            let mut duals = Kept::default();
+            kept.keep(&mut duals);
             let mut h = Hungarian::default();
-            h.restore(u, v, p, &rows);
+            h.restore(&duals, &rows);
             prop_assert_eq!(h.resolve_row(n, rows[row], new), Hungarian::default().solve(n, n, new));
             // Several rows changed at once, some costs forbidden.
             let several: Vec<usize> = (0..n).filter(|r| changed[(r + shift) % changed.len()] % 3 == 0).collect();

@@ -41,7 +41,7 @@ use crate::solver::deadlock;
 use crate::solver::exhaust::{Exhaust, PatternLog, Patterns};
 use crate::solver::expand::{Push, moves_to_pushes, pushes_to_moves};
 use crate::solver::frozen::{FrozenTables, NoTable, TableId, frozen_goal_set};
-use crate::solver::hungarian::{FORBIDDEN, Hungarian};
+use crate::solver::hungarian::{self, FORBIDDEN, Hungarian};
 use crate::solver::{Config, FastOptions, Solution, SolveError, Stats, cost_of};
 
 const ROOT: u32 = u32::MAX;
@@ -895,6 +895,10 @@ struct Pass<'r> {
     features: Features,
     macros: Macros,
     hungarian: Hungarian,
+    /// The matchings of the states expanded lately, for their children's exact matchings,
+    /// and scratch for their rows' new order.
+    recent: Recent,
+    rows: Vec<usize>,
     /// Distance tables with boxes frozen on goals as walls, built when a frozen set first
     /// appears. Player-aware ones (see `crate::solver::frozen`) start with their static table;
     /// relaxed ones read the analysis's until a box freezes.
@@ -979,6 +983,8 @@ impl<'r> Pass<'r> {
             features: Features::new(a, weights.filled, weights.blocked),
             macros: Macros::new(n),
             hungarian: Hungarian::default(),
+            recent: Recent::default(),
+            rows: Vec::new(),
             tables: None,
             parent_table: TableId::STATIC,
             frozen_set: vec![0; a.goals().div_ceil(64).max(1)],
@@ -1131,7 +1137,7 @@ impl<'r> Pass<'r> {
             }
             keyed::boxes_of(self.search.key(id), &mut self.boxes);
             self.parent_table = self.table_id()?;
-            match self.matching()? {
+            match self.matching(id)? {
                 None => {
                     self.search.states.nodes[id as usize].expanded = true;
                     self.search.stats.pruned_no_matching += 1;
@@ -1139,6 +1145,7 @@ impl<'r> Pass<'r> {
                 Some(exact) if exact > i64::from(h) => self.search.enqueue(*cell, weight, exact as u32, id),
                 Some(exact) => {
                     self.hungarian.save();
+                    self.recent.keep(id, self.parent_table, &self.boxes, &self.hungarian);
                     return Ok(Some((id, exact)));
                 }
             }
@@ -1180,9 +1187,10 @@ impl<'r> Pass<'r> {
         }
     }
 
-    /// The exact matching of the loaded boxes over their table (`None` when there is none),
-    /// its costs kept in `costs` for re-solving one row per child.
-    fn matching(&mut self) -> Flow<Option<i64>> {
+    /// The exact matching of the loaded boxes of state `id` over their table (`None` when
+    /// there is none), its costs kept in `costs` for re-solving one row per child: its
+    /// parent's re-solved for the moved box when [`Recent`] still has the parent's.
+    fn matching(&mut self, id: u32) -> Flow<Option<i64>> {
         let Inputs { a, .. } = self.inputs;
         let k = self.boxes.len();
         let table = frozen_table(&self.tables, self.parent_table);
@@ -1190,12 +1198,34 @@ impl<'r> Pass<'r> {
         for &b in &self.boxes {
             self.costs.extend((0..k).map(|g| table_cost(a, table, b as usize, g)));
         }
+        if let Some(exact) = self.resolved_from_parent(id) {
+            return Ok(exact);
+        }
         let costs = &self.costs;
         let exact = self.hungarian.solve_within(k, k, |b, g| costs[b * k + g], &mut self.budget.stop_check());
         match exact {
             Ok(exact) => Ok(exact),
             Err(_) => self.stopped(),
         }
+    }
+
+    /// The exact matching of state `id` (loaded, its costs in `costs`) from its parent's
+    /// matching, when [`Recent`] keeps it under the same table: the parent's rows renumbered
+    /// as the boxes sort now, the moved box's row re-solved (O(boxes²) instead of O(boxes³)).
+    /// `None` when it is not kept.
+    fn resolved_from_parent(&mut self, id: u32) -> Option<Option<i64>> {
+        let node = self.search.states.nodes[id as usize];
+        let kept = self.recent.of(node.parent, self.parent_table)?;
+        let (from, to) = (node.from.index() as u16, node.to.index() as u16);
+        let at = |b: u16| self.boxes.binary_search(&b).ok();
+        self.rows.clear();
+        for &b in &kept.boxes {
+            self.rows.push(at(if b == from { to } else { b })?);
+        }
+        let moved = at(to)?;
+        self.hungarian.restore(&kept.duals, &self.rows);
+        let (k, costs) = (self.boxes.len(), &self.costs);
+        Some(self.hungarian.resolve_rows(k, &[moved], |b, g| costs[b * k + g]))
     }
 
     /// Whether the picked state `id` (loaded) is dead: a learned pattern matches it, or the
@@ -1837,6 +1867,48 @@ const SPRINT_BOXES: usize = 6;
 /// (Sasquatch III 44). On a smaller level every record qualifies, from the first box
 /// placed, and a sprint is no shorter than the pass itself.
 const SPRINT_SHARE: u64 = 4;
+
+/// The solved matchings of the states expanded lately ([`hungarian::Kept`]), a slot for
+/// each (by handle, the newest kept), with their boxes and table: a picked state's exact
+/// matching is its parent's re-solved for the moved box ([`Hungarian::resolve_rows`]), which
+/// on levels with many boxes is a fraction of solving it afresh, and the parent of a picked
+/// state was most often expanded lately.
+#[derive(Default)]
+struct Recent {
+    slots: Vec<Kept>,
+}
+
+/// One state's entry in [`Recent`].
+#[derive(Default)]
+struct Kept {
+    id: Option<u32>,
+    table: TableId,
+    boxes: Vec<u16>,
+    duals: hungarian::Kept,
+}
+
+/// The slots of [`Recent`].
+const RECENT_SLOTS: usize = 1 << 10;
+
+impl Recent {
+    /// Keeps the saved matching of `hungarian`, state `id`'s, whose `boxes` were matched
+    /// over `table`.
+    fn keep(&mut self, id: u32, table: TableId, boxes: &[u16], hungarian: &Hungarian) {
+        if self.slots.is_empty() {
+            self.slots.resize_with(RECENT_SLOTS, Kept::default);
+        }
+        let kept = &mut self.slots[id as usize % RECENT_SLOTS];
+        (kept.id, kept.table) = (Some(id), table);
+        kept.boxes.clear();
+        kept.boxes.extend_from_slice(boxes);
+        hungarian.keep(&mut kept.duals);
+    }
+
+    /// The kept matching of state `id` over `table`, if still kept.
+    fn of(&self, id: u32, table: TableId) -> Option<&Kept> {
+        self.slots.get(id as usize % RECENT_SLOTS).filter(|k| k.id == Some(id) && k.table == table)
+    }
+}
 
 /// What a [`sprint`] came to.
 enum Sprint {
