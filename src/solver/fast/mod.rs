@@ -168,6 +168,7 @@
 //! without a node limit, when the backward searches and the second pass get their turns.
 
 mod bases;
+mod bipartite;
 mod corral;
 mod features;
 mod hotspots;

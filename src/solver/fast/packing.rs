@@ -51,11 +51,11 @@
 
 use std::cell::Cell;
 
+use super::bipartite::Edges;
 use crate::analysis::region::Flood;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{Dir, Level};
 use crate::solver::cuts::Cuts;
-use crate::solver::hungarian::{FORBIDDEN, Hungarian};
 
 /// One step of the plan: a box arrives on `square`. The step stays done while a box stands on
 /// `square` or on `goal`: for a goal filled straight from outside both are the goal; for a box
@@ -241,19 +241,16 @@ impl PackingPlan {
 /// Whether the boxes on the start squares (`starts`) that do not stand on `walls` (the
 /// squares marked non-zero) can fill every goal not in `walls`, each its own, a box alone
 /// among the walls and the player walking round it (player-aware distances): the search's
-/// matching, over this table.
+/// matching over this table has a finite cost exactly when a matching over the pairs it
+/// reaches covers every goal.
 /// `None` when `stop` says so.
 fn fillable(a: &Analysis, walls: &[u8], starts: &[bool], stop: &mut dyn FnMut() -> bool) -> Option<bool> {
     let table = crate::solver::frozen::player_aware_blocked(a, walls, &mut || stop())?;
     let goals = a.goals();
     let sources: Vec<usize> = (0..a.squares()).filter(|&s| starts[s] && walls[s] == 0).collect();
     let targets: Vec<usize> = (0..goals).filter(|&g| walls[g] == 0).collect();
-    let cost = |t: usize, k: usize| match table[sources[k] * goals + targets[t]] {
-        UNREACHABLE => FORBIDDEN,
-        d => i64::from(d),
-    };
-    let matched = Hungarian::default().solve_within(targets.len(), sources.len(), cost, &mut || stop()).ok()?;
-    Some(matched.is_some())
+    let reaches = |t: usize, k: usize| table[sources[k] * goals + targets[t]] != UNREACHABLE;
+    Some(Edges::new(targets.len(), sources.len(), reaches).covers_every_row(sources.len()))
 }
 
 /// Whether the player, having just pushed a box onto goal `g` (the goals marked in `filled`,
