@@ -17,6 +17,9 @@ use crate::analysis::{Analysis, Sq};
 /// No square: a wall beside a square, or no parent in the search.
 const NONE: u16 = u16::MAX;
 
+/// What [`Cuts::lows_with_box_on`] gives for a side that is a wall or a box.
+pub(crate) const NO_SQUARE: u16 = NONE;
+
 /// The sides of `s` that are floor free in `occupied`: bit `d` for the side in direction
 /// `Dir::ALL[d]`. Read at once for the four, so the search takes a square's free sides without a
 /// branch per wall or box.
@@ -270,6 +273,16 @@ impl Cuts {
             };
         }
         (labels_of(keys), lows)
+    }
+
+    /// [`Cuts::lifted_sides`]'s lowest squares, the box from `lifted` set down on `pos` in
+    /// `occupied` for the reading (where `lifted` is free): [`NO_SQUARE`] for a wall or a box.
+    #[inline]
+    pub(crate) fn lows_with_box_on(&self, a: &Analysis, occupied: &mut [u8], lifted: usize, pos: usize) -> [u16; 4] {
+        occupied[pos] = 1;
+        let (_, lows) = self.lifted_sides(a, occupied, lifted, pos);
+        occupied[pos] = 0;
+        lows
     }
 
     /// What the square `lifted` opens onto once the box that stood on it stands on `pos`

@@ -421,7 +421,7 @@ impl<'a> Search<'a> {
                 let t = bases.binary_search(&p.to).expect("a sink is a base");
                 let (edges, owner) = matching.get_or_insert_with(|| {
                     let edges = self.edges(&boxes, &bases);
-                    let owner = edges.matching(bases.len());
+                    let owner = edges.matching();
                     (edges, owner)
                 });
                 edges.matched_without(owner, (i, t))
@@ -522,10 +522,7 @@ impl<'a> Search<'a> {
     /// (the other boxes in `occupied`), [`NONE`] for a wall or a box: read from the
     /// expansion's forest, the square the box left joining the parts beside it.
     fn sides_of(&mut self, lifted: usize, pos: usize) -> [u16; 4] {
-        self.occupied[pos] = 1;
-        let (_, lows) = self.cuts.lifted_sides(self.a, &self.occupied, lifted, pos);
-        self.occupied[pos] = 0;
-        lows
+        self.cuts.lows_with_box_on(self.a, &mut self.occupied, lifted, pos)
     }
 
     /// Which of `bases` reach each of `boxes` by pushes on the bare board.

@@ -7,10 +7,11 @@
 //! A base move is matched from one matching of every row per state ([`Edges::matched_without`]):
 //! the pairs it keeps stand, and only the rows it frees need an augmenting path each.
 
-/// Which columns (bases, start squares) each row (a box, a goal) may take: a row of `words`
-/// words for each of the `boxes` rows, a bit for each column.
+/// Which of `columns` columns (bases, start squares) each row (a box, a goal) may take: a row
+/// of `words` words for each of the `rows`, a bit for each column.
 pub(super) struct Edges {
-    boxes: usize,
+    rows: usize,
+    columns: usize,
     words: usize,
     bits: Vec<u64>,
 }
@@ -19,32 +20,32 @@ pub(super) struct Edges {
 pub(super) const FREE: usize = usize::MAX;
 
 impl Edges {
-    /// The edges of `boxes` rows and `bases` columns where `edge(row, column)` says so.
-    pub(super) fn new(boxes: usize, bases: usize, edge: impl Fn(usize, usize) -> bool) -> Edges {
-        let words = bases.div_ceil(64);
-        let mut bits = vec![0; boxes * words];
-        for i in 0..boxes {
-            for j in (0..bases).filter(|&j| edge(i, j)) {
+    /// The edges of `rows` rows and `columns` columns where `edge(row, column)` says so.
+    pub(super) fn new(rows: usize, columns: usize, mut edge: impl FnMut(usize, usize) -> bool) -> Edges {
+        let words = columns.div_ceil(64);
+        let mut bits = vec![0; rows * words];
+        for i in 0..rows {
+            for j in (0..columns).filter(|&j| edge(i, j)) {
                 bits[i * words + j / 64] |= 1 << (j % 64);
             }
         }
-        Edges { boxes, words, bits }
+        Edges { rows, columns, words, bits }
     }
 
     /// A maximum matching of the boxes to the bases: `owner[j]` is base `j`'s box, [`FREE`]
     /// where it has none.
-    pub(super) fn matching(&self, bases: usize) -> Vec<usize> {
-        let mut owner = vec![FREE; bases];
-        for i in 0..self.boxes {
+    pub(super) fn matching(&self) -> Vec<usize> {
+        let mut owner = vec![FREE; self.columns];
+        for i in 0..self.rows {
             self.augment(i, &mut owner, &mut self.unseen(None));
         }
         owner
     }
 
-    /// Whether some matching covers every row, over `bases` columns.
-    pub(super) fn covers_every_row(&self, bases: usize) -> bool {
-        let mut owner = vec![FREE; bases];
-        (0..self.boxes).all(|i| self.augment(i, &mut owner, &mut self.unseen(None)))
+    /// Whether some matching covers every row.
+    pub(super) fn covers_every_row(&self) -> bool {
+        let mut owner = vec![FREE; self.columns];
+        (0..self.rows).all(|i| self.augment(i, &mut owner, &mut self.unseen(None)))
     }
 
     /// Whether every box but box `i` can take a base but base `t` of its own, from `owner`, a
@@ -58,7 +59,7 @@ impl Edges {
             *o = FREE;
         }
         owner[t] = FREE;
-        let mut taken = vec![false; self.boxes];
+        let mut taken = vec![false; self.rows];
         for &o in owner.iter().filter(|&&o| o != FREE) {
             taken[o] = true;
         }
@@ -103,9 +104,9 @@ mod tests {
     use super::*;
 
     /// Whether the boxes but `i` match the bases but `t`, from scratch.
-    fn matched_from_scratch(edges: &Edges, bases: usize, (i, t): (usize, usize)) -> bool {
-        let mut owner = vec![FREE; bases];
-        (0..edges.boxes).filter(|&k| k != i).all(|k| edges.augment(k, &mut owner, &mut edges.unseen(Some(t))))
+    fn matched_from_scratch(edges: &Edges, (i, t): (usize, usize)) -> bool {
+        let mut owner = vec![FREE; edges.columns];
+        (0..edges.rows).filter(|&k| k != i).all(|k| edges.augment(k, &mut owner, &mut edges.unseen(Some(t))))
     }
 
     #[test]
@@ -121,23 +122,15 @@ mod tests {
         let (mut matched, mut unmatched) = (0, 0);
         for round in 0..300usize {
             let (boxes, bases) = (1 + round % 9 * 9, 1 + round % 9 * 9 + round % 3);
-            let words = bases.div_ceil(64);
-            let mut bits = vec![0u64; boxes * words];
-            for i in 0..boxes {
-                for j in 0..bases {
-                    if next() % 100 < 4 + round as u64 % 20 {
-                        bits[i * words + j / 64] |= 1 << (j % 64);
-                    }
-                }
-            }
-            let edges = Edges { boxes, words, bits };
-            let owner = edges.matching(bases);
+            let density = 4 + round as u64 % 20;
+            let edges = Edges::new(boxes, bases, |_, _| next() % 100 < density);
+            let owner = edges.matching();
             let covered = owner.iter().filter(|&&o| o != FREE).count() == boxes;
-            assert_eq!(edges.covers_every_row(bases), covered, "round {round}");
+            assert_eq!(edges.covers_every_row(), covered, "round {round}");
             for _ in 0..10 {
                 let (i, t) = (next() as usize % boxes, next() as usize % bases);
                 let fast = edges.matched_without(&owner, (i, t));
-                assert_eq!(fast, matched_from_scratch(&edges, bases, (i, t)), "round {round}: box {i}, base {t}");
+                assert_eq!(fast, matched_from_scratch(&edges, (i, t)), "round {round}: box {i}, base {t}");
                 if fast { matched += 1 } else { unmatched += 1 }
             }
         }

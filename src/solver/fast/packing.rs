@@ -55,7 +55,7 @@ use super::bipartite::Edges;
 use crate::analysis::region::Flood;
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::{Dir, Level};
-use crate::solver::cuts::Cuts;
+use crate::solver::cuts::{Cuts, NO_SQUARE};
 
 /// One step of the plan: a box arrives on `square`. The step stays done while a box stands on
 /// `square` or on `goal`: for a goal filled straight from outside both are the goal; for a box
@@ -250,7 +250,7 @@ fn fillable(a: &Analysis, walls: &[u8], starts: &[bool], stop: &mut dyn FnMut() 
     let sources: Vec<usize> = (0..a.squares()).filter(|&s| starts[s] && walls[s] == 0).collect();
     let targets: Vec<usize> = (0..goals).filter(|&g| walls[g] == 0).collect();
     let reaches = |t: usize, k: usize| table[sources[k] * goals + targets[t]] != UNREACHABLE;
-    Some(Edges::new(targets.len(), sources.len(), reaches).covers_every_row(sources.len()))
+    Some(Edges::new(targets.len(), sources.len(), reaches).covers_every_row())
 }
 
 /// Whether the player, having just pushed a box onto goal `g` (the goals marked in `filled`,
@@ -722,13 +722,11 @@ impl Pulls {
     /// `g` stands there (after [`Pulls::grow_forest`] for `g`): the sides whose part of the
     /// floor is the player's, read from the articulation points without a flood.
     fn sides_joined(&mut self, a: &Analysis, g: usize, pos: usize, side: Dir) -> u8 {
-        self.occupied[pos] = 1;
-        let (_, lows) = self.cuts.lifted_sides(a, &self.occupied, g, pos);
-        self.occupied[pos] = 0;
+        let lows = self.cuts.lows_with_box_on(a, &mut self.occupied, g, pos);
         let own = lows[side.index()];
         let mut mask = 0;
         for (d, &low) in lows.iter().enumerate() {
-            if low != u16::MAX && low == own {
+            if low != NO_SQUARE && low == own {
                 mask |= 1 << d;
             }
         }
@@ -943,18 +941,9 @@ mod tests {
             occupied[g] = false;
             pulls.grow_forest(&a, &occupied, g);
             // The squares the box can stand on: the free floor round `g`.
-            let mut forest = vec![false; a.squares()];
-            let mut queue = vec![g];
-            forest[g] = true;
-            while let Some(s) = queue.pop() {
-                for t in Dir::ALL.into_iter().filter_map(|d| a.neighbor(Sq::new(s), d)) {
-                    if !occupied[t.index()] && !forest[t.index()] {
-                        forest[t.index()] = true;
-                        queue.push(t.index());
-                    }
-                }
-            }
-            for pos in (0..a.squares()).filter(|&p| forest[p]) {
+            let mut floor = Flood::new(a.squares());
+            floor.fill(&a, Sq::new(g), |t| !occupied[t.index()]);
+            for pos in (0..a.squares()).filter(|&p| floor.contains(Sq::new(p))) {
                 for side in Dir::ALL {
                     let Some(start) = a.neighbor(Sq::new(pos), side).filter(|&t| !occupied[t.index()]) else {
                         continue;
