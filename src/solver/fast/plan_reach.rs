@@ -15,7 +15,11 @@
 //! goals of the steps before it as walls, the player walking round the box (the player-aware
 //! distances of [`crate::solver::frozen`]). A position with `packed` steps done can follow the
 //! plan when each goal step from there on can be given a box of its own, not on a goal of a
-//! step done, whose square's bit allows it: a bipartite matching, found by augmenting paths.
+//! step done, whose square's bit allows it: a bipartite matching, found by augmenting paths
+//! from the boxes' side, each box's row of steps read straight off `reach` (a row per step
+//! would first need a bit set per box and step). A move that leaves the steps done as they
+//! were is judged without a matching where the moved box's reach decides it
+//! ([`PlanReach::keeps_reach`], [`PlanReach::keeps_astray`]).
 //! The test sees neither the other boxes nor the player: it never calls a followable position
 //! astray, and it misses some that are.
 
@@ -78,6 +82,18 @@ impl PlanReach {
         before & !after == 0
     }
 
+    /// Whether a box moved from `from` to `to` can reach no goal step from `packed` on that it
+    /// could not reach before, and was a free box before (not on the goal of a step done):
+    /// then a position that could not follow the plan with `packed` steps done still cannot
+    /// after the move, when the move leaves `packed` as it was (the graph of free boxes and
+    /// steps left only loses edges).
+    pub fn keeps_astray(&self, from: u16, to: u16, packed: u16) -> bool {
+        let first = self.steps.partition_point(|&i| i < packed);
+        let done = self.step_of.get(usize::from(from)).is_some_and(|&k| usize::from(k) < first);
+        let (before, after) = (self.reach[usize::from(from)] >> first, self.reach[usize::from(to)] >> first);
+        !done && after & !before == 0
+    }
+
     /// Whether the position with boxes on the solver squares `boxes` and `packed` steps of
     /// the plan done can follow the rest of it (see the module docs).
     pub fn follows(&self, boxes: &[u16], packed: u16) -> bool {
@@ -88,31 +104,43 @@ impl PlanReach {
             return true;
         }
         let done = |b: u16| self.step_of.get(usize::from(b)).is_some_and(|&k| usize::from(k) < first);
-        // `boxes_for[k]`: the free boxes (their bits in order) that can take goal step
-        // `first + k`.
-        let mut boxes_for = [0 as Bits; MAX_STEPS];
+        // Each free box's goal steps from `first` on, a bit each: the box's row of the graph,
+        // read straight off `reach` (a row per step would take a bit per box and step).
+        let mut rows = [0 as Bits; MAX_STEPS];
         let mut free = 0;
-        for &b in boxes.iter().filter(|&&b| !done(b)) {
-            if free == MAX_STEPS {
-                break;
-            }
-            let mut steps = self.reach[usize::from(b)] >> first;
-            while steps != 0 {
-                boxes_for[steps.trailing_zeros() as usize] |= 1 << free;
-                steps &= steps - 1;
-            }
+        for &b in boxes.iter().filter(|&&b| !done(b)).take(MAX_STEPS) {
+            rows[free] = self.reach[usize::from(b)] >> first;
             free += 1;
         }
-        if free < left {
-            return false;
-        }
-        let mut matching = Matching::new();
-        (0..left).all(|k| matching.augment(k, &boxes_for, &mut 0))
+        covers(&rows, free, left)
     }
 }
 
-/// The boxes given to the steps so far: `owner[b]` is the step box `b` holds, `taken` has a
-/// bit for each box that holds one.
+/// Whether the boxes `0..free`, box `b` able to take the steps of `rows[b]`, can give each of
+/// the `left` steps a box of its own. A maximum matching from the boxes' side covers every
+/// step when it matches as many boxes as there are steps; once more boxes have failed than
+/// there are spare ones, it cannot.
+fn covers(rows: &[Bits; MAX_STEPS], free: usize, left: usize) -> bool {
+    let Some(mut spare) = free.checked_sub(left) else { return false };
+    let mut matching = Matching::new();
+    let mut matched = 0;
+    for b in 0..free {
+        if matched == left {
+            break;
+        }
+        if matching.augment(b, rows, &mut 0) {
+            matched += 1;
+        } else if spare == 0 {
+            return false;
+        } else {
+            spare -= 1;
+        }
+    }
+    matched == left
+}
+
+/// The steps given to the boxes so far: `owner[k]` is the box that holds step `k`, `taken`
+/// has a bit for each step held.
 struct Matching {
     owner: [u8; MAX_STEPS],
     taken: Bits,
@@ -123,32 +151,32 @@ impl Matching {
         Matching { owner: [u8::MAX; MAX_STEPS], taken: 0 }
     }
 
-    /// Gives step `k` a box among `boxes_for[k]`, not one of `seen`, moving the step that
-    /// holds it on to another box when that step can have one.
-    fn augment(&mut self, k: usize, boxes_for: &[Bits; MAX_STEPS], seen: &mut Bits) -> bool {
-        let candidates = boxes_for[k] & !*seen;
-        // A box no step holds ends the path at once (most steps find one).
+    /// Gives box `b` a step among `rows[b]`, not one of `seen`, moving the box that holds it
+    /// on to another step when that box can have one.
+    fn augment(&mut self, b: usize, rows: &[Bits; MAX_STEPS], seen: &mut Bits) -> bool {
+        let candidates = rows[b] & !*seen;
+        // A step no box holds ends the path at once (most boxes find one).
         let free = candidates & !self.taken;
         if free != 0 {
-            self.give(free.trailing_zeros() as usize, k);
+            self.give(free.trailing_zeros() as usize, b);
             return true;
         }
         *seen |= candidates;
         let mut held = candidates;
         while held != 0 {
-            let b = held.trailing_zeros() as usize;
+            let k = held.trailing_zeros() as usize;
             held &= held - 1;
-            if self.augment(usize::from(self.owner[b]), boxes_for, seen) {
-                self.give(b, k);
+            if self.augment(usize::from(self.owner[k]), rows, seen) {
+                self.give(k, b);
                 return true;
             }
         }
         false
     }
 
-    fn give(&mut self, b: usize, k: usize) {
-        self.owner[b] = k as u8;
-        self.taken |= 1 << b;
+    fn give(&mut self, k: usize, b: usize) {
+        self.owner[k] = b as u8;
+        self.taken |= 1 << k;
     }
 }
 
@@ -193,23 +221,71 @@ mod tests {
     }
 
     #[test]
-    fn the_matching_moves_a_step_to_another_box_when_needed() {
-        // Two goal steps, two boxes: the first box can take either step, the second only the
-        // first; the matching gives the second the first step and the first the second.
-        let mut boxes_for = [0 as Bits; MAX_STEPS];
-        boxes_for[0] = 0b11;
-        boxes_for[1] = 0b01;
-        let mut m = Matching::new();
-        assert!(m.augment(0, &boxes_for, &mut 0));
-        assert!(m.augment(1, &boxes_for, &mut 0));
-        assert_eq!((m.owner[0], m.owner[1]), (1, 0));
-        boxes_for[0] = 0b01;
-        let mut m = Matching::new();
-        assert!(m.augment(0, &boxes_for, &mut 0));
-        assert!(!m.augment(1, &boxes_for, &mut 0), "both steps need the first box");
+    fn a_move_the_shortcuts_judge_keeps_the_verdict_of_the_full_test() {
+        // Every placement of three boxes on a small board, every box moved to every free
+        // square, with no step done and with the first step done: where `keeps_reach` or
+        // `keeps_astray` answers for the child, the full test agrees.
+        let level = parse_levels("#######\n#.. $ #\n#. $  #\n#  $@ #\n#######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let goals: Vec<usize> =
+            [(1, 2), (1, 1), (2, 1)].iter().map(|&(r, c)| level.square_at(r, c).unwrap().index()).collect();
+        let reach = PlanReach::new(&a, &plan_of(&a, &goals), &mut || false).unwrap();
+        let first_goal = a.sq(level.square_at(1, 2).unwrap()).index() as u16;
+        let live = a.live() as u16;
+        let (mut kept, mut judged) = ([0; 2], 0);
+        for x in 0..live {
+            for y in x + 1..live {
+                for z in y + 1..live {
+                    let boxes = [x, y, z];
+                    for packed in [0, u16::from(boxes.contains(&first_goal))] {
+                        let before = reach.follows(&boxes, packed);
+                        for (i, &from) in boxes.iter().enumerate() {
+                            for to in (0..live).filter(|t| !boxes.contains(t)) {
+                                let mut moved = boxes;
+                                moved[i] = to;
+                                let after = reach.follows(&moved, packed);
+                                if before && reach.keeps_reach(from, to, packed) {
+                                    assert!(after, "{boxes:?} -> {moved:?}, {packed} done");
+                                    kept[0] += 1;
+                                }
+                                if !before && reach.keeps_astray(from, to, packed) {
+                                    assert!(!after, "{boxes:?} -> {moved:?}, {packed} done");
+                                    kept[1] += 1;
+                                }
+                                judged += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            kept[0] > 100 && kept[1] > 100 && kept[0] + kept[1] < judged,
+            "{kept:?} of {judged} judged by the shortcuts"
+        );
     }
 
-    /// Whether every step can have a box of its own, trying every assignment.
+    #[test]
+    fn the_matching_moves_a_step_to_another_box_when_needed() {
+        // Two boxes, two goal steps: the first box can take either step, the second only the
+        // first; the matching gives the second box the first step and the first the second.
+        let mut rows = [0 as Bits; MAX_STEPS];
+        rows[0] = 0b11;
+        rows[1] = 0b01;
+        let mut m = Matching::new();
+        assert!(m.augment(0, &rows, &mut 0));
+        assert!(m.augment(1, &rows, &mut 0));
+        assert_eq!((m.owner[0], m.owner[1]), (1, 0));
+        rows[0] = 0b01;
+        let mut m = Matching::new();
+        assert!(m.augment(0, &rows, &mut 0));
+        assert!(!m.augment(1, &rows, &mut 0), "both boxes can only take the first step");
+        assert!(!covers(&rows, 2, 2));
+        assert!(covers(&rows, 2, 1), "one step, two boxes for it");
+    }
+
+    /// Whether every step can have a box of its own, trying every assignment (`boxes_for[k]`:
+    /// the boxes step `k` may take).
     fn brute_force(boxes_for: &[Bits], boxes: usize, taken: Bits) -> bool {
         let Some((first, rest)) = boxes_for.split_first() else { return true };
         (0..boxes).any(|b| first >> b & 1 == 1 && taken >> b & 1 == 0 && brute_force(rest, boxes, taken | 1 << b))
@@ -220,23 +296,32 @@ mod tests {
         fn the_matching_finds_one_whenever_there_is_one(
             steps in 1usize..7,
             boxes in 1usize..8,
-            masks in proptest::collection::vec(0u8..=255, 7),
+            masks in proptest::collection::vec(0u8..=255, 8),
         ) {
-            let mut boxes_for = [0 as Bits; MAX_STEPS];
-            for k in 0..steps {
-                boxes_for[k] = Bits::from(masks[k]) & ((1 << boxes) - 1);
+            // Box `b` may take the steps of `rows[b]`; the steps' side of the same graph.
+            let mut rows = [0 as Bits; MAX_STEPS];
+            for b in 0..boxes {
+                rows[b] = Bits::from(masks[b]) & ((1 << steps) - 1);
             }
+            let boxes_for: Vec<Bits> =
+                (0..steps).map(|k| (0..boxes).filter(|&b| rows[b] >> k & 1 == 1).map(|b| 1 << b).sum()).collect();
+            let found = covers(&rows, boxes, steps);
+            proptest::prop_assert_eq!(found, brute_force(&boxes_for, boxes, 0));
+            // A maximum matching built box by box holds each step with a box that may take it,
+            // and no box holds two steps.
             let mut m = Matching::new();
-            let found = (0..steps).all(|k| m.augment(k, &boxes_for, &mut 0));
-            proptest::prop_assert_eq!(found, brute_force(&boxes_for[..steps], boxes, 0));
-            if found {
-                // Each step holds a box it may take, and no box holds two steps.
-                let held: Vec<usize> = (0..boxes).filter(|&b| m.owner[b] != u8::MAX).collect();
-                proptest::prop_assert_eq!(held.len(), steps);
-                for b in held {
-                    proptest::prop_assert!(boxes_for[usize::from(m.owner[b])] >> b & 1 == 1);
-                }
+            for b in 0..boxes {
+                m.augment(b, &rows, &mut 0);
             }
+            let held: Vec<usize> = (0..steps).filter(|&k| m.taken >> k & 1 == 1).collect();
+            proptest::prop_assert_eq!(held.len() == steps, found);
+            let mut holders: Vec<u8> = held.iter().map(|&k| m.owner[k]).collect();
+            for &k in &held {
+                proptest::prop_assert!(rows[usize::from(m.owner[k])] >> k & 1 == 1);
+            }
+            holders.sort_unstable();
+            holders.dedup();
+            proptest::prop_assert_eq!(holders.len(), held.len());
         }
     }
 }

@@ -1519,9 +1519,15 @@ impl<'r> Pass<'r> {
         let (reach, boxes) = (&self.plan_reach, &mut self.child_boxes);
         let astray = |packed| {
             reach.as_ref().is_some_and(|r| {
-                // A move that keeps what the box could reach keeps a state on the plan.
-                if p.cell[4] == 0 && packed == p.cell[0] && r.keeps_reach(from as u16, to as u16, packed) {
-                    return false;
+                // A move that keeps what the box could reach keeps a state on the plan, and
+                // one that adds nothing to it keeps a state astray.
+                if packed == p.cell[0] {
+                    let (from, to) = (from as u16, to as u16);
+                    match p.cell[4] {
+                        0 if r.keeps_reach(from, to, packed) => return false,
+                        1 if r.keeps_astray(from, to, packed) => return true,
+                        _ => {}
+                    }
                 }
                 boxes.clear();
                 boxes.extend(self.boxes.iter().map(|&b| if usize::from(b) == from { to as u16 } else { b }));
