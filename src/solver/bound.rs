@@ -53,13 +53,7 @@ pub struct LowerBound {
 const RECENT: usize = 16;
 
 /// The solved matching of one expanded state, as [`Hungarian::saved`] gives it.
-#[derive(Debug, Default)]
-struct Kept {
-    id: Option<NodeId>,
-    table: TableId,
-    boxes: Vec<BoxAt>,
-    duals: hungarian::Kept,
-}
+type Kept = hungarian::KeptState<NodeId, TableId, BoxAt>;
 
 /// Renumbers the rows of `old` for `new` (both decoded, so in the same order: by class, then
 /// square) when they differ in at least one box and at most `most`: `rows[r]` is the row in
@@ -260,7 +254,7 @@ impl LowerBound {
         let (rows, changed) = (&mut self.rows, &mut self.changed);
         // The parent's own, one box away; else the last one kept, when few boxes differ (each
         // costs an augmentation, O(boxes²), where a fresh solve costs one per box).
-        let own = grandparent.and_then(|g| self.recent.iter().find(|k| k.id == Some(g) && k.table == table));
+        let own = grandparent.and_then(|g| self.recent.iter().find(|k| k.is(&g, &table)));
         let kept = own.filter(|k| renumber(&k.boxes, parent, 1, rows, changed)).or_else(|| {
             let last = self.next_recent.checked_sub(1)?;
             let k = self.recent.get(last)?;
@@ -279,12 +273,7 @@ impl LowerBound {
         }
         let slot = self.next_recent % self.recent.len();
         self.next_recent = slot + 1;
-        let kept = &mut self.recent[slot];
-        self.hungarian.keep(&mut kept.duals);
-        kept.id = self.expanding.map(|(node, _)| node);
-        kept.table = table;
-        kept.boxes.clear();
-        kept.boxes.extend_from_slice(boxes);
+        self.recent[slot].set(self.expanding.map(|(node, _)| node), table, boxes, &self.hungarian);
     }
 
     /// The bound of a child that moved box `moved` of `parent` (giving `child`), over `table`.

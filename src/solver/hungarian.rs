@@ -47,6 +47,43 @@ pub struct Kept {
     p: Vec<usize>,
 }
 
+/// A state's saved matching ([`Kept`]) with what says whose it is: the state's `id`, the
+/// cost `table` it was solved over and its `boxes` (the rows, in order). The entry the
+/// searches keep for each state they expanded lately, to re-solve a child's matching from
+/// its parent's (A*'s bound and the fast engine's picked states).
+#[derive(Debug)]
+pub struct KeptState<Id, Table, B> {
+    /// The state's id (`None`: the entry holds nothing yet).
+    pub id: Option<Id>,
+    /// The cost table its matching was solved over.
+    pub table: Table,
+    /// Its boxes, one per row, in the rows' order.
+    pub boxes: Vec<B>,
+    /// The matching and its duals.
+    pub duals: Kept,
+}
+
+impl<Id, Table: Default, B> Default for KeptState<Id, Table, B> {
+    fn default() -> Self {
+        KeptState { id: None, table: Table::default(), boxes: Vec::new(), duals: Kept::default() }
+    }
+}
+
+impl<Id: PartialEq, Table: PartialEq, B: Copy> KeptState<Id, Table, B> {
+    /// Keeps `hungarian`'s saved matching as state `id`'s, solved over `table` with `boxes`.
+    pub fn set(&mut self, id: Option<Id>, table: Table, boxes: &[B], hungarian: &Hungarian) {
+        (self.id, self.table) = (id, table);
+        self.boxes.clear();
+        self.boxes.extend_from_slice(boxes);
+        hungarian.keep(&mut self.duals);
+    }
+
+    /// Whether this is state `id`'s matching over `table`.
+    pub fn is(&self, id: &Id, table: &Table) -> bool {
+        self.id.as_ref() == Some(id) && self.table == *table
+    }
+}
+
 impl Hungarian {
     /// Minimum total cost of assigning each of `rows` rows to a distinct column out of `cols`,
     /// where `cost(r, c)` gives the costs (`r < rows`, `c < cols`). Returns `None` when every

@@ -1885,13 +1885,7 @@ struct Recent {
 }
 
 /// One state's entry in [`Recent`].
-#[derive(Default)]
-struct Kept {
-    id: Option<u32>,
-    table: TableId,
-    boxes: Vec<u16>,
-    duals: hungarian::Kept,
-}
+type Kept = hungarian::KeptState<u32, TableId, u16>;
 
 /// The slots of [`Recent`].
 const RECENT_SLOTS: usize = 1 << 10;
@@ -1903,16 +1897,12 @@ impl Recent {
         if self.slots.is_empty() {
             self.slots.resize_with(RECENT_SLOTS, Kept::default);
         }
-        let kept = &mut self.slots[id as usize % RECENT_SLOTS];
-        (kept.id, kept.table) = (Some(id), table);
-        kept.boxes.clear();
-        kept.boxes.extend_from_slice(boxes);
-        hungarian.keep(&mut kept.duals);
+        self.slots[id as usize % RECENT_SLOTS].set(Some(id), table, boxes, hungarian);
     }
 
     /// The kept matching of state `id` over `table`, if still kept.
     fn of(&self, id: u32, table: TableId) -> Option<&Kept> {
-        self.slots.get(id as usize % RECENT_SLOTS).filter(|k| k.id == Some(id) && k.table == table)
+        self.slots.get(id as usize % RECENT_SLOTS).filter(|k| k.is(&id, &table))
     }
 }
 
