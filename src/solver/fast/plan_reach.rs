@@ -77,8 +77,7 @@ impl PlanReach {
     /// done still can after the move, when the move leaves `packed` as it was (most moves;
     /// the box keeps its step in the matching).
     pub fn keeps_reach(&self, from: u16, to: u16, packed: u16) -> bool {
-        let first = self.steps.partition_point(|&i| i < packed);
-        let (before, after) = (self.reach[usize::from(from)] >> first, self.reach[usize::from(to)] >> first);
+        let (_, before, after) = self.moved_reach(from, to, packed);
         before & !after == 0
     }
 
@@ -88,31 +87,44 @@ impl PlanReach {
     /// after the move, when the move leaves `packed` as it was (the graph of free boxes and
     /// steps left only loses edges).
     pub fn keeps_astray(&self, from: u16, to: u16, packed: u16) -> bool {
-        let first = self.steps.partition_point(|&i| i < packed);
-        let done = self.step_of.get(usize::from(from)).is_some_and(|&k| usize::from(k) < first);
-        let (before, after) = (self.reach[usize::from(from)] >> first, self.reach[usize::from(to)] >> first);
-        !done && after & !before == 0
+        let (first, before, after) = self.moved_reach(from, to, packed);
+        !self.done(from, first) && after & !before == 0
     }
 
     /// Whether the position with boxes on the solver squares `boxes` and `packed` steps of
     /// the plan done can follow the rest of it (see the module docs).
     pub fn follows(&self, boxes: &[u16], packed: u16) -> bool {
-        // Goal steps before `first` are done.
-        let first = self.steps.partition_point(|&i| i < packed);
+        let first = self.first_left(packed);
         let left = self.steps.len() - first;
         if left == 0 {
             return true;
         }
-        let done = |b: u16| self.step_of.get(usize::from(b)).is_some_and(|&k| usize::from(k) < first);
         // Each free box's goal steps from `first` on, a bit each: the box's row of the graph,
         // read straight off `reach` (a row per step would take a bit per box and step).
         let mut rows = [0 as Bits; MAX_STEPS];
         let mut free = 0;
-        for &b in boxes.iter().filter(|&&b| !done(b)).take(MAX_STEPS) {
+        for &b in boxes.iter().filter(|&&b| !self.done(b, first)).take(MAX_STEPS) {
             rows[free] = self.reach[usize::from(b)] >> first;
             free += 1;
         }
         covers(&rows, free, left)
+    }
+
+    /// The first goal step not done when `packed` steps of the plan are.
+    fn first_left(&self, packed: u16) -> usize {
+        self.steps.partition_point(|&i| i < packed)
+    }
+
+    /// Whether square `s` is the goal of a step done (one before goal step `first`).
+    fn done(&self, s: u16, first: usize) -> bool {
+        self.step_of.get(usize::from(s)).is_some_and(|&k| usize::from(k) < first)
+    }
+
+    /// For a box moved from `from` to `to` with `packed` steps done: the first goal step
+    /// left, and the steps from there on the box could reach before and can after.
+    fn moved_reach(&self, from: u16, to: u16, packed: u16) -> (usize, Bits, Bits) {
+        let first = self.first_left(packed);
+        (first, self.reach[usize::from(from)] >> first, self.reach[usize::from(to)] >> first)
     }
 }
 
@@ -233,29 +245,25 @@ mod tests {
         let first_goal = a.sq(level.square_at(1, 2).unwrap()).index() as u16;
         let live = a.live() as u16;
         let (mut kept, mut judged) = ([0; 2], 0);
-        for x in 0..live {
-            for y in x + 1..live {
-                for z in y + 1..live {
-                    let boxes = [x, y, z];
-                    for packed in [0, u16::from(boxes.contains(&first_goal))] {
-                        let before = reach.follows(&boxes, packed);
-                        for (i, &from) in boxes.iter().enumerate() {
-                            for to in (0..live).filter(|t| !boxes.contains(t)) {
-                                let mut moved = boxes;
-                                moved[i] = to;
-                                let after = reach.follows(&moved, packed);
-                                if before && reach.keeps_reach(from, to, packed) {
-                                    assert!(after, "{boxes:?} -> {moved:?}, {packed} done");
-                                    kept[0] += 1;
-                                }
-                                if !before && reach.keeps_astray(from, to, packed) {
-                                    assert!(!after, "{boxes:?} -> {moved:?}, {packed} done");
-                                    kept[1] += 1;
-                                }
-                                judged += 1;
-                            }
-                        }
+        let placements = (0..live).flat_map(|x| (x + 1..live).flat_map(move |y| (y + 1..live).map(move |z| [x, y, z])));
+        for boxes in placements {
+            // Each box moved to each free square, the others staying.
+            let moves = (0..3).flat_map(|i| (0..live).filter(move |t| !boxes.contains(t)).map(move |to| (i, to)));
+            for packed in [0, u16::from(boxes.contains(&first_goal))] {
+                let before = reach.follows(&boxes, packed);
+                for (i, to) in moves.clone() {
+                    let (from, mut moved) = (boxes[i], boxes);
+                    moved[i] = to;
+                    let after = reach.follows(&moved, packed);
+                    if before && reach.keeps_reach(from, to, packed) {
+                        assert!(after, "{boxes:?} -> {moved:?}, {packed} done");
+                        kept[0] += 1;
                     }
+                    if !before && reach.keeps_astray(from, to, packed) {
+                        assert!(!after, "{boxes:?} -> {moved:?}, {packed} done");
+                        kept[1] += 1;
+                    }
+                    judged += 1;
                 }
             }
         }
