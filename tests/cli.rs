@@ -238,6 +238,7 @@ fn solve_json_has_exactly_the_documented_fields() {
             [
                 "box_changes",
                 "box_lines",
+                "found_by",
                 "found_seconds",
                 "level",
                 "lurd",
@@ -262,6 +263,8 @@ fn solve_json_has_exactly_the_documented_fields() {
         assert_eq!(v["status"], "solved");
         // The default proves what is cheap to prove: the fewest pushes.
         assert_eq!(v["optimal"], "pushes");
+        // The fast engine found it; A* only proved it.
+        assert!(v["found_by"].as_str().unwrap().starts_with("first-pass"), "{v}");
     }
     // --prove spends the limits on the proof: the fewest moves among them too.
     let (_, out, _) = sokoban(&["solve", "data/microban.xsb", "--level", "1", "--json", "--prove"]);
@@ -270,10 +273,11 @@ fn solve_json_has_exactly_the_documented_fields() {
     let (_, out, _) = sokoban(&["solve", "data/microban.xsb", "--level", "1", "--json", "--mode", "cost"]);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!((v["optimal"].as_str(), v["cost"].as_u64()), (Some("cost"), v["moves"].as_u64()));
+    assert_eq!(v["found_by"], "a-star");
     let (code, out, _) = sokoban(&["solve", "data/xsokoban90.xsb", "--level", "29", "--json", "--time-limit", "0.2"]);
     assert_eq!(code, 1, "a timeout is a negative result");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!((v["status"].as_str(), v["lurd"].is_null()), (Some("timeout"), true));
+    assert_eq!((v["status"].as_str(), v["lurd"].is_null(), v["found_by"].is_null()), (Some("timeout"), true, true));
 }
 
 #[test]

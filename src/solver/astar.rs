@@ -694,7 +694,7 @@ fn finish<M: Metric>(
     let moves = pushes_to_moves(level, &pushes).expect("the search only makes legal pushes");
     stats.frozen_tables = tables as u64;
     let cost = cost_of(level, weights, &moves);
-    Ok(Solution::from_moves(moves, cost, Some(M::OPTIMALITY), stats))
+    Ok(Solution::from_moves(moves, cost, Some(M::OPTIMALITY), stats).credited("a-star"))
 }
 
 #[cfg(test)]

@@ -319,7 +319,7 @@ pub fn solve(level: &Level, config: &Config) -> Result<Solution, SolveError> {
     release(store);
     let weights = config.weights.clone().unwrap_or_else(|| level.weights().to_vec());
     let cost = cost_of(level, &weights, &moves);
-    Ok(Solution::from_moves(moves, cost, Some(Optimality::Moves), stats))
+    Ok(Solution::from_moves(moves, cost, Some(Optimality::Moves), stats).credited("bfs"))
 }
 
 #[cfg(test)]

@@ -175,7 +175,7 @@ fn auto(
         && config.on_solution.is_some()
         && let Some(nearer) = astar::fewer_pushes_near(level, &best, config, started)
     {
-        best = Solution { stats: best.stats.clone(), ..nearer };
+        best = Solution { stats: best.stats.clone(), found_by: "optimizer".to_owned(), ..nearer };
         best.stats.seconds = started.elapsed().as_secs_f64();
         announce(&best);
     }

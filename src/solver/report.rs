@@ -127,6 +127,14 @@ pub struct Solution {
     /// found that solution, in seconds from its start; `None` when the first solution is this
     /// one (found at [`Stats::seconds`]).
     pub found_seconds: Option<f64>,
+    /// Which search found it, the outermost first, `/` between: `a-star`, `bfs`, or the fast
+    /// engine's pass (`first-pass`, `second-pass`, `other-plan-pass`, `midpoint`,
+    /// `staged-pass`, `staging-pass`, `third-pass`; on more threads also `blocked-pass` and
+    /// `relaxed-pass`; see [`super::fast`]), followed by `/sprint` when a short search from one
+    /// of its states finished it, `/backward` when it met the backward searches (or they
+    /// reached the start); `optimizer` for fewer pushes found near an earlier solution
+    /// (`--improve`). Empty when no search is credited (a solution made up by hand).
+    pub found_by: String,
 }
 
 impl Solution {
@@ -136,7 +144,17 @@ impl Solution {
     pub fn from_moves(moves: Vec<Move>, cost: u64, optimal: Option<Optimality>, stats: Stats) -> Solution {
         let lurd = crate::lurd::encode(&moves);
         let pushes = moves.iter().filter(|m| m.push).count();
-        Solution { moves, lurd, pushes, cost, optimal, stats, found_seconds: None }
+        Solution { moves, lurd, pushes, cost, optimal, stats, found_seconds: None, found_by: String::new() }
+    }
+
+    /// Credits `search` with finding the solution: it becomes the outermost part of
+    /// [`Solution::found_by`].
+    pub fn credited(mut self, search: &str) -> Solution {
+        self.found_by = match self.found_by.is_empty() {
+            true => search.to_owned(),
+            false => format!("{search}/{}", self.found_by),
+        };
+        self
     }
 }
 
@@ -341,8 +359,9 @@ impl Summary {
 
 /// One level's outcome as the JSON object `sokoban solve --json` prints for it: `level` (the
 /// 1-based number in its file), `title`, `status`, `lurd`, `moves`, `pushes`, `cost` (only when
-/// the run minimised cost), `optimal`, `nodes`, `seconds` and `found_seconds` (when the
-/// solution was found, see [`Solution::found_seconds`]). The solution fields are null
+/// the run minimised cost), `optimal`, `nodes`, `seconds`, `found_seconds` (when the
+/// solution was found, see [`Solution::found_seconds`]) and `found_by` (which search found it,
+/// see [`Solution::found_by`]). The solution fields are null
 /// without a solution. [`add_metrics_json`] adds the solution metrics; [`solve_json`] does both.
 pub fn outcome_json(
     number: usize,
@@ -363,6 +382,7 @@ pub fn outcome_json(
         "moves": moves, "pushes": pushes, "cost": cost, "optimal": optimal,
         "nodes": stats.expanded, "seconds": stats.seconds,
         "found_seconds": result.as_ref().ok().map(|s| s.found_seconds.unwrap_or(stats.seconds)),
+        "found_by": result.as_ref().ok().map(|s| s.found_by.as_str()).filter(|f| !f.is_empty()),
     });
     // `cost` means something only when weights were counted; otherwise the fields are the
     // documented set exactly.

@@ -365,7 +365,8 @@ fn short_schedule(
         let mut r = match layered {
             Ok(layered) => {
                 let plan = layered.as_ref().unwrap_or(plan);
-                search::run(level, a, plan, hot, run_config, passes[pass], learned)
+                let r = search::run(level, a, plan, hot, run_config, passes[pass], learned);
+                r.map(|s| s.credited(["first-pass", "second-pass"][pass]))
             }
             Err(e) => Err(e),
         };
@@ -417,7 +418,7 @@ fn other_plan_pass(
     let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
     let time = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()) * part / whole);
     let nodes = nodes_left(last, spent).map(|n| n * u64::from(part) / u64::from(whole));
-    pass_within(last, learned, last.weights, (time, nodes), spent)
+    pass_within(last, learned, last.weights, (time, nodes), spent).map(|s| s.credited("other-plan-pass"))
 }
 
 /// The second pass's plan (see the module docs), worked out when that pass starts (most
@@ -488,7 +489,7 @@ fn midpoint_after(
     match midpoint::through_backward(level, a, (last.hot, last.weights), learned, &mid_config, Instant::now()) {
         Some(Ok(mut solution)) => {
             solution.stats.add(&spent);
-            Ok(solution)
+            Ok(solution.credited("midpoint"))
         }
         // The midpoint searched another level: its verdict (even "unsolvable") says nothing
         // of this one, which stays stopped by the passes' limit, with the midpoint's counters.
@@ -513,7 +514,8 @@ fn staging_after(
 ) -> Result<Solution, SolveError> {
     let Err(SolveError::Timeout(spent)) = &result else { return result };
     let rest = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()).saturating_sub(reserve));
-    pass_on_rest(last, learned, staging_weights(&last.config.fast, last.weights), rest, spent)
+    let weights = staging_weights(&last.config.fast, last.weights);
+    pass_on_rest(last, learned, weights, rest, spent).map(|s| s.credited("staging-pass"))
 }
 
 /// The staging pass's weights: the first pass's `first`, with the staging advisor's moves
@@ -538,7 +540,7 @@ fn staged_after(
         return result;
     };
     let time = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()) / STAGED_SHARE);
-    pass_on_rest(&Last { plan: &other, ..*last }, learned, last.weights, time, spent)
+    pass_on_rest(&Last { plan: &other, ..*last }, learned, last.weights, time, spent).map(|s| s.credited("staged-pass"))
 }
 
 /// `weights` for a pass after a long limit's first round (and its portfolio lane): such
@@ -567,7 +569,7 @@ fn close_with_rest(
     if !worth(nodes_left(last, spent), last.forward_nodes) || !worth(millis(time_left), millis(config.time_limit)) {
         return result;
     }
-    pass_on_rest(last, learned, weights, time_left, spent)
+    pass_on_rest(last, learned, weights, time_left, spent).map(|s| s.credited("third-pass"))
 }
 
 /// The forward nodes left after `spent` (`None` without a node limit).

@@ -97,6 +97,20 @@ enum Strategy {
     Staged,
 }
 
+impl Strategy {
+    /// The search's name in [`Solution::found_by`].
+    fn name(self) -> &'static str {
+        match self {
+            Strategy::Second => "second-pass",
+            Strategy::Blocked => "blocked-pass",
+            Strategy::Staging => "staging-pass",
+            Strategy::AStar => "a-star",
+            Strategy::Relaxed => "relaxed-pass",
+            Strategy::Staged => "staged-pass",
+        }
+    }
+}
+
 /// A lane beside the first: the searches it runs in turn, each with its weight in the lane's
 /// time.
 type Lane = Vec<(Strategy, u32)>;
@@ -296,7 +310,7 @@ fn run_strategy(
 ) -> Result<Solution, SolveError> {
     let Shared { level, a, plan, peeled, hot, passes } = *shared;
     let run = |plan: &PackingPlan, config: &Config, weights: Weights, learned: &mut Learned| {
-        search::run(level, a, plan, hot, config, weights, learned)
+        search::run(level, a, plan, hot, config, weights, learned).map(|s| s.credited(strategy.name()))
     };
     match strategy {
         Strategy::Second => {

@@ -1296,7 +1296,7 @@ impl<'r> Pass<'r> {
         match sprint(level, a, hot, config, weights, (&self.boxes, player), (budget, held), started) {
             Sprint::Solved(tail, stats) => {
                 self.search.stats.add(&stats);
-                end(self.solved(id, &tail))
+                end(self.solved(id, &tail).map(|s| s.credited("sprint")))
             }
             Sprint::Failed(stats) => {
                 match early {
@@ -1322,7 +1322,7 @@ impl<'r> Pass<'r> {
             Found::Forward { id, node } => (node, id),
         };
         let tail = self.learned.backward.pushes_from(a, i, id);
-        end(self.solved(goal, &tail))
+        end(self.solved(goal, &tail).map(|s| s.credited("backward")))
     }
 
     /// Expands the picked state `id` (loaded; `h` its exact matching, `on_goals` its boxes on
