@@ -244,6 +244,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
             "nodes_per_second": nodes_per_second, "peak_stored_states": peak_states,
             "peak_search_bytes": peak_bytes, "bytes_per_state": bytes_per_state,
             "process_peak_rss_bytes": rss,
+            "found_by": summary.found_by.iter().map(|(by, n)| (by.clone(), (*n).into())).collect::<serde_json::Map<_, _>>(),
             "results": outcomes.iter().map(Outcome::json).collect::<Vec<_>>(),
         });
         outln!("{summary}")?;
@@ -266,6 +267,10 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         outln!("| threads per level (--threads) | {threads} |")?;
         outln!("| total time of solved | {total_time:.2} s |")?;
         outln!("| median time of solved | {median:.3} s |")?;
+        if !summary.found_by.is_empty() {
+            let found: Vec<String> = summary.found_by.iter().map(|(by, n)| format!("{by} {n}")).collect();
+            outln!("| solved levels found by | {} |", found.join(", "))?;
+        }
         outln!("| nodes per second | {nodes_per_second:.0} |")?;
         outln!("| peak stored states | {peak_states} |")?;
         outln!("| peak search memory | {:.1} MiB |", mb(peak_bytes))?;

@@ -317,6 +317,8 @@ pub struct Summary {
     pub peak_search_bytes: u64,
     /// Mean bytes per stored state over the levels that stored states.
     pub bytes_per_state: f64,
+    /// Solved levels per [`Solution::found_by`], the most first (then by name).
+    pub found_by: Vec<(String, usize)>,
 }
 
 impl Summary {
@@ -348,6 +350,7 @@ impl Summary {
             peak_stored_states: results.iter().map(|r| stats(r).stored_states).max().unwrap_or(0),
             peak_search_bytes: results.iter().map(|r| stats(r).peak_bytes).max().unwrap_or(0),
             bytes_per_state: if bps.is_empty() { 0.0 } else { bps.iter().sum::<f64>() / bps.len() as f64 },
+            found_by: found_by_counts(&results),
         }
     }
 
@@ -355,6 +358,18 @@ impl Summary {
     pub fn count(&self, status: Status) -> usize {
         self.by_status.iter().find(|(s, _)| *s == status).map_or(0, |(_, n)| *n)
     }
+}
+
+/// The solved levels among `results` per [`Solution::found_by`], the most first, then by name.
+fn found_by_counts(results: &[&Result<Solution, SolveError>]) -> Vec<(String, usize)> {
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    for s in results.iter().filter_map(|r| r.as_ref().ok()) {
+        *counts.entry(&s.found_by).or_default() += 1;
+    }
+    let mut counts: Vec<(String, usize)> = counts.into_iter().map(|(f, n)| (f.to_owned(), n)).collect();
+    // Stable: equal counts stay in name order.
+    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    counts
 }
 
 /// One level's outcome as the JSON object `sokoban solve --json` prints for it: `level` (the
@@ -428,4 +443,35 @@ pub fn solve_json(
     let metrics = result.as_ref().ok().and_then(|s| crate::metrics::measure(level, s.moves.iter().map(|m| m.dir)).ok());
     add_metrics_json(&mut json, metrics.as_ref());
     json
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found_by(search: &str) -> Result<Solution, SolveError> {
+        let mut solution = Solution::from_moves(Vec::new(), 0, None, Stats::default());
+        solution.found_by = search.to_owned();
+        Ok(solution)
+    }
+
+    #[test]
+    fn the_summary_counts_solved_levels_by_their_search_the_most_first() {
+        let results = [
+            found_by("second-pass"),
+            Err(SolveError::Timeout(Stats::default())),
+            found_by("first-pass/sprint"),
+            found_by("a-star"),
+            found_by("first-pass/sprint"),
+        ];
+        let counts = Summary::of(&results).found_by;
+        let counts: Vec<(&str, usize)> = counts.iter().map(|(by, n)| (by.as_str(), *n)).collect();
+        assert_eq!(counts, [("first-pass/sprint", 2), ("a-star", 1), ("second-pass", 1)]);
+    }
+
+    #[test]
+    fn credit_puts_the_outer_search_first() {
+        let solution = Solution::from_moves(Vec::new(), 0, None, Stats::default());
+        assert_eq!(solution.credited("sprint").credited("first-pass").found_by, "first-pass/sprint");
+    }
 }
