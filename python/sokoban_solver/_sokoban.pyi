@@ -108,6 +108,9 @@ class Result:
     @property
     def seconds(self) -> float: ...
     @property
+    def found_by(self) -> str | None:
+        """Which search found the solution: "a-star", "bfs", or the fast engine's pass ("first-pass", "first-pass/sprint", "second-pass/backward", "midpoint", …); None without one."""
+    @property
     def error(self) -> str | None:
         """Why there is no solution, in words (None when solved)."""
     def to_json(self) -> str:

@@ -291,6 +291,10 @@ struct SolveResult {
     /// Search time in seconds.
     #[pyo3(get)]
     seconds: f64,
+    /// Which search found the solution ("a-star", "first-pass", "first-pass/sprint", …; see
+    /// the `found_by` field of `sokoban solve --json`), or None.
+    #[pyo3(get)]
+    found_by: Option<String>,
     /// Why the solve gave no solution, in words (None when solved).
     #[pyo3(get)]
     error: Option<String>,
@@ -314,6 +318,7 @@ impl SolveResult {
             optimal: solution.and_then(|s| s.optimal.map(|o| o.name())),
             nodes: stats.expanded,
             seconds: stats.seconds,
+            found_by: solution.map(|s| s.found_by.clone()).filter(|f| !f.is_empty()),
             error: result.as_ref().err().map(|e| e.to_string()),
             json,
         }
