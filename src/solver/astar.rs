@@ -187,6 +187,9 @@ impl Metric for PushesThenMoves {
     }
 }
 
+/// The search [`Solution::found_by`] credits with this engine's solutions.
+pub const FOUND_BY: &str = "a-star";
+
 /// Runs A* on `level` with the given analysis, minimising `objective`.
 ///
 /// The pushes objective runs in two passes. The first proves the fewest pushes over states
@@ -694,7 +697,7 @@ fn finish<M: Metric>(
     let moves = pushes_to_moves(level, &pushes).expect("the search only makes legal pushes");
     stats.frozen_tables = tables as u64;
     let cost = cost_of(level, weights, &moves);
-    Ok(Solution::from_moves(moves, cost, Some(M::OPTIMALITY), stats).credited("a-star"))
+    Ok(Solution::from_moves(moves, cost, Some(M::OPTIMALITY), stats).credited(FOUND_BY))
 }
 
 #[cfg(test)]

@@ -279,6 +279,17 @@ fn one_thread(
     result
 }
 
+/// The passes as [`Solution::found_by`] names them (the portfolio's lanes name theirs too).
+mod found {
+    pub const FIRST_PASS: &str = "first-pass";
+    pub const SECOND_PASS: &str = "second-pass";
+    pub const OTHER_PLAN_PASS: &str = "other-plan-pass";
+    pub const MIDPOINT: &str = "midpoint";
+    pub const STAGED_PASS: &str = "staged-pass";
+    pub const STAGING_PASS: &str = "staging-pass";
+    pub const THIRD_PASS: &str = "third-pass";
+}
+
 /// [`one_thread`]'s passes in their order and shares under `config`'s limits: the short
 /// schedule, or under a long limit its first round and then the staging and third passes.
 fn schedule(
@@ -366,7 +377,7 @@ fn short_schedule(
             Ok(layered) => {
                 let plan = layered.as_ref().unwrap_or(plan);
                 let r = search::run(level, a, plan, hot, run_config, passes[pass], learned);
-                r.map(|s| s.credited(["first-pass", "second-pass"][pass]))
+                r.map(|s| s.credited([found::FIRST_PASS, found::SECOND_PASS][pass]))
             }
             Err(e) => Err(e),
         };
@@ -418,7 +429,7 @@ fn other_plan_pass(
     let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
     let time = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()) * part / whole);
     let nodes = nodes_left(last, spent).map(|n| n * u64::from(part) / u64::from(whole));
-    pass_within(last, learned, last.weights, (time, nodes), spent).map(|s| s.credited("other-plan-pass"))
+    pass_within(last, learned, last.weights, (time, nodes), spent).map(|s| s.credited(found::OTHER_PLAN_PASS))
 }
 
 /// The second pass's plan (see the module docs), worked out when that pass starts (most
@@ -489,7 +500,7 @@ fn midpoint_after(
     match midpoint::through_backward(level, a, (last.hot, last.weights), learned, &mid_config, Instant::now()) {
         Some(Ok(mut solution)) => {
             solution.stats.add(&spent);
-            Ok(solution.credited("midpoint"))
+            Ok(solution.credited(found::MIDPOINT))
         }
         // The midpoint searched another level: its verdict (even "unsolvable") says nothing
         // of this one, which stays stopped by the passes' limit, with the midpoint's counters.
@@ -515,7 +526,7 @@ fn staging_after(
     let Err(SolveError::Timeout(spent)) = &result else { return result };
     let rest = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()).saturating_sub(reserve));
     let weights = staging_weights(&last.config.fast, last.weights);
-    pass_on_rest(last, learned, weights, rest, spent).map(|s| s.credited("staging-pass"))
+    pass_on_rest(last, learned, weights, rest, spent).map(|s| s.credited(found::STAGING_PASS))
 }
 
 /// The staging pass's weights: the first pass's `first`, with the staging advisor's moves
@@ -540,7 +551,8 @@ fn staged_after(
         return result;
     };
     let time = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()) / STAGED_SHARE);
-    pass_on_rest(&Last { plan: &other, ..*last }, learned, last.weights, time, spent).map(|s| s.credited("staged-pass"))
+    pass_on_rest(&Last { plan: &other, ..*last }, learned, last.weights, time, spent)
+        .map(|s| s.credited(found::STAGED_PASS))
 }
 
 /// `weights` for a pass after a long limit's first round (and its portfolio lane): such
@@ -569,7 +581,7 @@ fn close_with_rest(
     if !worth(nodes_left(last, spent), last.forward_nodes) || !worth(millis(time_left), millis(config.time_limit)) {
         return result;
     }
-    pass_on_rest(last, learned, weights, time_left, spent).map(|s| s.credited("third-pass"))
+    pass_on_rest(last, learned, weights, time_left, spent).map(|s| s.credited(found::THIRD_PASS))
 }
 
 /// The forward nodes left after `spent` (`None` without a node limit).

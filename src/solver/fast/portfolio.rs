@@ -52,7 +52,7 @@
 use super::hotspots::Hotspots;
 use super::packing::{PackingPlan, Peel};
 use super::search::{self, Learned, Weights};
-use super::{plan_within, pull, staging_weights};
+use super::{found, plan_within, pull, staging_weights};
 use crate::analysis::Analysis;
 use crate::level::Level;
 use crate::solver::exhaust::PatternLog;
@@ -101,12 +101,12 @@ impl Strategy {
     /// The search's name in [`Solution::found_by`].
     fn name(self) -> &'static str {
         match self {
-            Strategy::Second => "second-pass",
+            Strategy::Second => found::SECOND_PASS,
             Strategy::Blocked => "blocked-pass",
-            Strategy::Staging => "staging-pass",
-            Strategy::AStar => "a-star",
+            Strategy::Staging => found::STAGING_PASS,
+            Strategy::AStar => astar::FOUND_BY,
             Strategy::Relaxed => "relaxed-pass",
-            Strategy::Staged => "staged-pass",
+            Strategy::Staged => found::STAGED_PASS,
         }
     }
 }
