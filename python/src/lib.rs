@@ -318,7 +318,7 @@ impl SolveResult {
             optimal: solution.and_then(|s| s.optimal.map(|o| o.name())),
             nodes: stats.expanded,
             seconds: stats.seconds,
-            found_by: solution.map(|s| s.found_by.clone()).filter(|f| !f.is_empty()),
+            found_by: solution.and_then(|s| s.credit()).map(str::to_owned),
             error: result.as_ref().err().map(|e| e.to_string()),
             json,
         }

@@ -189,20 +189,7 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
                 bar.suspend(|| eprintln!("level {n}: {e}"));
             }
             if a.verbose && !a.json && write_error.is_none() {
-                let printed = bar.suspend(|| {
-                    let st = match &out.result {
-                        Ok(s) => &s.stats,
-                        Err(e) => e.stats(),
-                    };
-                    let pushes = out.result.as_ref().map(|s| s.pushes.to_string()).unwrap_or("-".into());
-                    let prefix = out.file.as_ref().map(|f| format!("{f}  ")).unwrap_or_default();
-                    outln!(
-                        "{prefix}level {n:>4}  {:<12} pushes {pushes:>5}  nodes {:>10}  {:>8.3} s",
-                        out.status().name(),
-                        st.expanded,
-                        st.seconds
-                    )
-                });
+                let printed = bar.suspend(|| outln!("{}", verbose_line(&out, n)));
                 if let Err(e) = printed {
                     super::interrupt::stop_for_error();
                     write_error = Some(e);
@@ -217,80 +204,23 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
     });
     bar.finish_and_clear();
     let interrupted = super::interrupt::interrupted();
-
-    let summary = Summary::of(outcomes.iter().map(|o| &o.result));
-    let count = |s: Status| summary.count(s);
-    let invalid = count(Status::Invalid);
-    // + 0.0 turns the -0.0 of an empty float sum into 0.0 (no "-0.00 s").
-    let (total_time, median) = (summary.solved_seconds_total + 0.0, summary.solved_seconds_median + 0.0);
-    let (optimal, nodes_per_second) = (summary.optimal, summary.nodes_per_second);
-    let (peak_states, peak_bytes) = (summary.peak_stored_states, summary.peak_search_bytes);
-    let bytes_per_state = summary.bytes_per_state;
-    let rss = peak_rss();
-    let threads = sokoban::solver::threads_used(&config);
-    let files_label = match &files[..] {
-        [one] => one.path.display().to_string(),
-        many => format!("{} files", many.len()),
+    let report = Report {
+        label: &match &files[..] {
+            [one] => one.path.display().to_string(),
+            many => format!("{} files", many.len()),
+        },
+        summary: Summary::of(outcomes.iter().map(|o| &o.result)),
+        outcomes: &outcomes,
+        time_limit: a.search.time_limit,
+        jobs,
+        threads: sokoban::solver::threads_used(&config),
+        interrupted,
     };
-    if a.json {
-        let summary = serde_json::json!({
-            "file": files_label,
-            "levels": summary.levels, "solved": summary.solved, "optimal": optimal,
-            "unsolvable": count(Status::Unsolvable), "timeout": count(Status::Timeout),
-            "memory_limit": count(Status::MemoryLimit), "node_limit": count(Status::NodeLimit),
-            "cancelled": count(Status::Cancelled), "invalid": invalid,
-            "time_limit_seconds": a.search.time_limit, "jobs": jobs, "threads_per_level": threads,
-            "solved_seconds_total": total_time, "solved_seconds_median": median,
-            "nodes_per_second": nodes_per_second, "peak_stored_states": peak_states,
-            "peak_search_bytes": peak_bytes, "bytes_per_state": bytes_per_state,
-            "process_peak_rss_bytes": rss,
-            "found_by": summary.found_by.iter().map(|(by, n)| (by.clone(), (*n).into())).collect::<serde_json::Map<_, _>>(),
-            "results": outcomes.iter().map(Outcome::json).collect::<Vec<_>>(),
-        });
-        outln!("{summary}")?;
-    } else {
-        let mb = |b: u64| b as f64 / (1 << 20) as f64;
-        outln!("| file | {files_label} |")?;
-        outln!("|---|---|")?;
-        outln!("| solved | {} / {} ({} proven optimal) |", summary.solved, summary.levels, optimal)?;
-        outln!(
-            "| unsolvable / timeout / memory-limit | {} / {} / {} |",
-            count(Status::Unsolvable),
-            count(Status::Timeout),
-            count(Status::MemoryLimit)
-        )?;
-        outln!("| invalid solutions (verifier) | {invalid} |")?;
-        outln!("| time limit per level | {} s |", a.search.time_limit)?;
-        if jobs > 1 {
-            outln!("| levels at once (--jobs) | {jobs} |")?;
-        }
-        outln!("| threads per level (--threads) | {threads} |")?;
-        outln!("| total time of solved | {total_time:.2} s |")?;
-        outln!("| median time of solved | {median:.3} s |")?;
-        if !summary.found_by.is_empty() {
-            let found: Vec<String> = summary.found_by.iter().map(|(by, n)| format!("{by} {n}")).collect();
-            outln!("| solved levels found by | {} |", found.join(", "))?;
-        }
-        outln!("| nodes per second | {nodes_per_second:.0} |")?;
-        outln!("| peak stored states | {peak_states} |")?;
-        outln!("| peak search memory | {:.1} MiB |", mb(peak_bytes))?;
-        outln!("| bytes per state | {bytes_per_state:.1} |")?;
-        if let Some(r) = rss {
-            outln!("| process peak RSS | {:.1} MiB |", mb(r))?;
-        }
-        let unsolved: Vec<String> = outcomes
-            .iter()
-            .filter(|o| !matches!(o.status(), Status::Solved | Status::Cancelled))
-            .map(Outcome::label)
-            .collect();
-        if !unsolved.is_empty() {
-            outln!("| not solved | {} |", unsolved.join(" "))?;
-        }
-        if interrupted {
-            let cancelled = super::plural(count(Status::Cancelled), "level");
-            outln!("| interrupted (Ctrl-C) | {cancelled} cancelled or not run |")?;
-        }
+    match a.json {
+        true => outln!("{}", report.json())?,
+        false => report.table()?,
     }
+    let invalid = report.summary.count(Status::Invalid);
     if let Some(e) = write_error {
         // The summary above covers the levels finished before the write failed.
         return Err(e);
@@ -299,4 +229,104 @@ pub fn run(a: BenchArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(super::interrupt::EXIT_INTERRUPTED));
     }
     Ok(ExitCode::from(if invalid > 0 { super::EXIT_NEGATIVE } else { code }))
+}
+
+/// The line `--verbose` prints for level `n`'s outcome.
+fn verbose_line(out: &Outcome, n: usize) -> String {
+    let st = match &out.result {
+        Ok(s) => &s.stats,
+        Err(e) => e.stats(),
+    };
+    let pushes = out.result.as_ref().map(|s| s.pushes.to_string()).unwrap_or("-".into());
+    let prefix = out.file.as_ref().map(|f| format!("{f}  ")).unwrap_or_default();
+    let status = out.status().name();
+    format!("{prefix}level {n:>4}  {status:<12} pushes {pushes:>5}  nodes {:>10}  {:>8.3} s", st.expanded, st.seconds)
+}
+
+/// What `bench` reports once the levels are done: the summary of their outcomes, as a table
+/// or a JSON object.
+struct Report<'r> {
+    /// The level file, or how many files.
+    label: &'r str,
+    summary: Summary,
+    outcomes: &'r [Outcome],
+    time_limit: f64,
+    jobs: usize,
+    threads: usize,
+    /// Whether Ctrl-C stopped the run.
+    interrupted: bool,
+}
+
+impl Report<'_> {
+    /// The summary and every level's result as one JSON object (`--json`).
+    fn json(&self) -> serde_json::Value {
+        let s = &self.summary;
+        let count = |status: Status| s.count(status);
+        let found_by: serde_json::Map<_, _> = s.found_by.iter().map(|(by, n)| (by.clone(), (*n).into())).collect();
+        // + 0.0 turns the -0.0 of an empty float sum into 0.0.
+        serde_json::json!({
+            "file": self.label,
+            "levels": s.levels, "solved": s.solved, "optimal": s.optimal,
+            "unsolvable": count(Status::Unsolvable), "timeout": count(Status::Timeout),
+            "memory_limit": count(Status::MemoryLimit), "node_limit": count(Status::NodeLimit),
+            "cancelled": count(Status::Cancelled), "invalid": count(Status::Invalid),
+            "time_limit_seconds": self.time_limit, "jobs": self.jobs, "threads_per_level": self.threads,
+            "solved_seconds_total": s.solved_seconds_total + 0.0,
+            "solved_seconds_median": s.solved_seconds_median + 0.0,
+            "nodes_per_second": s.nodes_per_second, "peak_stored_states": s.peak_stored_states,
+            "peak_search_bytes": s.peak_search_bytes, "bytes_per_state": s.bytes_per_state,
+            "process_peak_rss_bytes": peak_rss(),
+            "found_by": found_by,
+            "results": self.outcomes.iter().map(Outcome::json).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The summary as a Markdown table, one row per figure (the default output).
+    fn table(&self) -> Result<()> {
+        let s = &self.summary;
+        let count = |status: Status| s.count(status);
+        let mb = |b: u64| b as f64 / (1 << 20) as f64;
+        outln!("| file | {} |", self.label)?;
+        outln!("|---|---|")?;
+        outln!("| solved | {} / {} ({} proven optimal) |", s.solved, s.levels, s.optimal)?;
+        outln!(
+            "| unsolvable / timeout / memory-limit | {} / {} / {} |",
+            count(Status::Unsolvable),
+            count(Status::Timeout),
+            count(Status::MemoryLimit)
+        )?;
+        outln!("| invalid solutions (verifier) | {} |", count(Status::Invalid))?;
+        outln!("| time limit per level | {} s |", self.time_limit)?;
+        if self.jobs > 1 {
+            outln!("| levels at once (--jobs) | {} |", self.jobs)?;
+        }
+        outln!("| threads per level (--threads) | {} |", self.threads)?;
+        outln!("| total time of solved | {:.2} s |", s.solved_seconds_total + 0.0)?;
+        outln!("| median time of solved | {:.3} s |", s.solved_seconds_median + 0.0)?;
+        if !s.found_by.is_empty() {
+            let found: Vec<String> = s.found_by.iter().map(|(by, n)| format!("{by} {n}")).collect();
+            outln!("| solved levels found by | {} |", found.join(", "))?;
+        }
+        outln!("| nodes per second | {:.0} |", s.nodes_per_second)?;
+        outln!("| peak stored states | {} |", s.peak_stored_states)?;
+        outln!("| peak search memory | {:.1} MiB |", mb(s.peak_search_bytes))?;
+        outln!("| bytes per state | {:.1} |", s.bytes_per_state)?;
+        if let Some(r) = peak_rss() {
+            outln!("| process peak RSS | {:.1} MiB |", mb(r))?;
+        }
+        let unsolved: Vec<String> = self
+            .outcomes
+            .iter()
+            .filter(|o| !matches!(o.status(), Status::Solved | Status::Cancelled))
+            .map(Outcome::label)
+            .collect();
+        if !unsolved.is_empty() {
+            outln!("| not solved | {} |", unsolved.join(" "))?;
+        }
+        if self.interrupted {
+            let cancelled = super::plural(count(Status::Cancelled), "level");
+            outln!("| interrupted (Ctrl-C) | {cancelled} cancelled or not run |")?;
+        }
+        Ok(())
+    }
 }

@@ -156,6 +156,11 @@ impl Solution {
         };
         self
     }
+
+    /// [`Solution::found_by`], `None` when no search is credited.
+    pub fn credit(&self) -> Option<&str> {
+        Some(self.found_by.as_str()).filter(|f| !f.is_empty())
+    }
 }
 
 /// Why no solution was returned.
@@ -397,7 +402,7 @@ pub fn outcome_json(
         "moves": moves, "pushes": pushes, "cost": cost, "optimal": optimal,
         "nodes": stats.expanded, "seconds": stats.seconds,
         "found_seconds": result.as_ref().ok().map(|s| s.found_seconds.unwrap_or(stats.seconds)),
-        "found_by": result.as_ref().ok().map(|s| s.found_by.as_str()).filter(|f| !f.is_empty()),
+        "found_by": result.as_ref().ok().and_then(Solution::credit),
     });
     // `cost` means something only when weights were counted; otherwise the fields are the
     // documented set exactly.
