@@ -11,6 +11,15 @@
 //! there any solution" and the transposition table holds full keys, so "dead" is a proof; a
 //! search that hits its budget proves nothing.
 //!
+//! A search also stops, proving nothing, at a position whose boxes shut no part of the floor
+//! away from the player (*open floor*). The sets these searches prove dead are jams against
+//! walls and shut-in corners: in the fast engine's first 15,000 expansions on XSokoban 13, 39,
+//! 50 and 88, none of its 1,000-odd proofs passed through an open position, while the
+//! searches that reached one and then ran out of budget took 14–29% of the engine's time. The
+//! stop only ever gives up a proof, never makes one: a search that stops there proves nothing
+//! (it counts as stopped short, as one out of budget, see [`Exhaust::stopped_short`]).
+//! [`Exhaust::complete`] searches without it, for checks against another search.
+//!
 //! The set of boxes may be a subset of a position's: the other boxes only take squares and
 //! moves away, so a subset that cannot reach goals on its own dooms every position that holds
 //! it with the player in the same region. [`Patterns`] stores such subsets and matches them in
@@ -58,9 +67,11 @@ pub struct Exhaust {
     /// Hashes of the searches that proved nothing (boxes and the player's region), so the same
     /// search is not run twice: a collision can only skip a search, never prove anything.
     failed: hashbrown::HashMap<u64, bool>,
-    /// Whether the last search that proved nothing ran out of its budget (rather than
-    /// finding a way to put every box on a goal).
-    out_of_budget: bool,
+    /// Whether a search stops at open floor (see the module docs).
+    open_stop: bool,
+    /// Whether the last search that proved nothing stopped short (its budget ran out, or it
+    /// reached open floor) rather than finding a way to put every box on a goal.
+    stopped_short: bool,
     /// Positions: box bitsets (`words` each), normalised player squares, the square of the
     /// box matched to each goal (`goals` each) and the player's region (`region.len()` words
     /// each, as the generators keep them: a position is expanded in its region, not flooded
@@ -109,6 +120,13 @@ fn search_key(boxes: &[Sq], player: Sq, budget: usize) -> u64 {
         .fold(mix(player.index() as u64 ^ (budget as u64) << 32), |h, b| h.wrapping_add(mix(b.index() as u64 + 1)))
 }
 
+/// Whether the player, in `region` (one bit per square), reaches every square of the floor
+/// that `boxes` boxes leave free: they shut no part of it away (see the module docs).
+fn open_floor(a: &Analysis, region: &[u64], boxes: usize) -> bool {
+    let reached: u32 = region.iter().map(|w| w.count_ones()).sum();
+    reached as usize + boxes >= a.squares()
+}
+
 /// The hash of stored position `i`.
 fn hash_at(keys: &[u64], players: &[Sq], words: usize, i: u32) -> u64 {
     let i = i as usize;
@@ -134,7 +152,8 @@ impl Exhaust {
             count: 0,
             region: vec![0; a.squares().div_ceil(64)],
             failed: hashbrown::HashMap::new(),
-            out_of_budget: false,
+            stopped_short: false,
+            open_stop: true,
             keys: Vec::new(),
             players: Vec::new(),
             matched: Vec::new(),
@@ -152,6 +171,13 @@ impl Exhaust {
             visit: 0,
             stats: Stats::default(),
         }
+    }
+
+    /// The same searches without the stop at open floor: every position within the budget is
+    /// searched, so with a budget large enough "dead" is said of every dead set (for checking
+    /// the search against another; slower).
+    pub fn complete(self) -> Exhaust {
+        Exhaust { open_stop: false, ..self }
     }
 
     /// Whether every push sequence from the position (`boxes` on live squares, at most one per
@@ -185,8 +211,8 @@ impl Exhaust {
         // A search that failed from this very square is not run again, and its region need not
         // be flooded to tell.
         let player_key = search_key(boxes, player, budget);
-        if let Some(&out_of_budget) = self.failed.get(&player_key) {
-            self.out_of_budget = out_of_budget;
+        if let Some(&short) = self.failed.get(&player_key) {
+            self.stopped_short = short;
             return false;
         }
         self.count = boxes.len();
@@ -198,16 +224,16 @@ impl Exhaust {
         successors.region_bits(&mut self.region);
         // The search depends on the boxes and the player's region only (and the budget).
         let search_key = search_key(boxes, root_player, budget);
-        if let Some(&out_of_budget) = self.failed.get(&search_key) {
-            self.failed.insert(player_key, out_of_budget);
-            self.out_of_budget = out_of_budget;
+        if let Some(&short) = self.failed.get(&search_key) {
+            self.failed.insert(player_key, short);
+            self.stopped_short = short;
             return false;
         }
-        self.out_of_budget = false;
+        self.stopped_short = false;
         let dead = self.search(a, boxes, root_player, budget, reaches, stop);
         if !dead && !stop() {
-            self.failed.insert(search_key, self.out_of_budget);
-            self.failed.insert(player_key, self.out_of_budget);
+            self.failed.insert(search_key, self.stopped_short);
+            self.failed.insert(player_key, self.stopped_short);
         }
         dead
     }
@@ -269,9 +295,13 @@ impl Exhaust {
                 boxes_seen += 1;
                 boxes_seen.is_multiple_of(64) && stop()
             };
-            let successors = if self.count == goals { &mut self.all } else { &mut self.some };
             let rw = self.region.len();
             let region = &self.regions[at * rw..(at + 1) * rw];
+            if self.open_stop && open_floor(a, region, boxes.len()) {
+                self.stopped_short = true;
+                return false;
+            }
+            let successors = if self.count == goals { &mut self.all } else { &mut self.some };
             let expanded = successors.expand_within(
                 a,
                 &self.boxes,
@@ -309,7 +339,7 @@ impl Exhaust {
                 }
                 if self.players.len() >= budget {
                     self.pushes = pushes;
-                    self.out_of_budget = true;
+                    self.stopped_short = true;
                     return false;
                 }
                 let id = self.players.len() as u32;
@@ -328,11 +358,11 @@ impl Exhaust {
         true
     }
 
-    /// Whether the last [`Exhaust::proves_dead`] that proved nothing ran out of its budget:
-    /// a smaller set of its boxes may still be proven dead (a set that has a way to the goals
-    /// has none that is dead).
-    pub fn out_of_budget(&self) -> bool {
-        self.out_of_budget
+    /// Whether the last [`Exhaust::proves_dead`] that proved nothing stopped short, out of
+    /// its budget or on open floor: a smaller set of its boxes may still be proven dead (a set
+    /// that has a way to the goals has none that is dead).
+    pub fn stopped_short(&self) -> bool {
+        self.stopped_short
     }
 
     /// Bytes held (the positions of the largest search so far and the failed searches).
@@ -614,7 +644,7 @@ mod tests {
     }
 
     #[test]
-    fn a_search_that_proves_nothing_says_whether_it_ran_out_of_budget() {
+    fn a_search_that_proves_nothing_says_whether_it_stopped_short() {
         let run = |text: &str, budget: usize| {
             let level = parse_levels(text).unwrap().remove(0);
             let a = Analysis::new(&level);
@@ -623,15 +653,19 @@ mod tests {
             let mut exhaust = Exhaust::new(&a);
             let player = a.sq(level.player());
             let dead = exhaust.proves_dead(&a, &boxes, player, budget, reaches, &mut || false);
-            let first = exhaust.out_of_budget();
+            let first = exhaust.stopped_short();
             // The failed search is remembered, with its reason.
             assert!(!exhaust.proves_dead(&a, &boxes, player, budget, reaches, &mut || false) || dead);
-            assert_eq!(exhaust.out_of_budget(), first);
+            assert_eq!(exhaust.stopped_short(), first);
             (dead, first)
         };
         let dead_corridor = "###########\n#@$   $ ..#\n###########\n";
         assert_eq!(run(dead_corridor, 2), (false, true));
         assert_eq!(run("#######\n#@ $ .#\n#######\n", 10_000), (false, false));
+        // Two boxes in an open room: the player reaches every free square, so the search
+        // stops at once, short, however large its budget.
+        let open_room = "#########\n#@      #\n#  $ $  #\n#       #\n#     ..#\n#########\n";
+        assert_eq!(run(open_room, 10_000), (false, true));
     }
 
     #[test]

@@ -246,7 +246,7 @@ fn subset_dead(
         learn_minimal(a, subset, at.1, base, learned, minimal, stop);
         return true;
     }
-    if !learned.exhaust.out_of_budget() {
+    if !learned.exhaust.stopped_short() {
         return false; // the cluster has a way to the goals, so every part of it has one
     }
     reach.player(a, occupied, Sq::new(at.1));
