@@ -13,12 +13,13 @@
 //!
 //! A search also stops, proving nothing, at a position whose boxes shut no part of the floor
 //! away from the player (*open floor*). The sets these searches prove dead are jams against
-//! walls and shut-in corners: in the fast engine's first 15,000 expansions on XSokoban 13, 39,
-//! 50 and 88, none of its 1,000-odd proofs passed through an open position, while the
-//! searches that reached one and then ran out of budget took 14–29% of the engine's time. The
-//! stop only ever gives up a proof, never makes one: a search that stops there proves nothing
-//! (it counts as stopped short, as one out of budget, see [`Exhaust::stopped_short`]).
-//! [`Exhaust::complete`] searches without it, for checks against another search.
+//! walls and shut-in corners, whose positions keep some floor from the player; a set that
+//! reaches open floor has, in practice, a way on, and the searches that wander such floor
+//! until their budget runs out were most of what the dead search cost (the counts are in
+//! BENCHMARKS.md, "What each technique adds"). The stop only ever gives up a proof, never
+//! makes one: a search that stops there proves nothing (it counts as stopped short, as one
+//! out of budget, see [`Exhaust::stopped_short`]). [`Exhaust::complete`] searches without it,
+//! for checks against another search.
 //!
 //! The set of boxes may be a subset of a position's: the other boxes only take squares and
 //! moves away, so a subset that cannot reach goals on its own dooms every position that holds
@@ -152,8 +153,8 @@ impl Exhaust {
             count: 0,
             region: vec![0; a.squares().div_ceil(64)],
             failed: hashbrown::HashMap::new(),
-            stopped_short: false,
             open_stop: true,
+            stopped_short: false,
             keys: Vec::new(),
             players: Vec::new(),
             matched: Vec::new(),
@@ -183,7 +184,9 @@ impl Exhaust {
     /// Whether every push sequence from the position (`boxes` on live squares, at most one per
     /// goal, and no other box on the board; the player on `player`) runs into a deadlock
     /// before all of `boxes` stand on goals: true only when the search exhausts the positions
-    /// without that and without storing more than `budget` of them (the start included).
+    /// without that and without storing more than `budget` of them (the start included). It
+    /// gives up, proving nothing, at open floor (see the module docs) unless built
+    /// [`Exhaust::complete`].
     ///
     /// With fewer boxes than goals this is a proof about every position that holds these
     /// boxes and others, with the player in [`Exhaust::region`]: the other boxes only take
