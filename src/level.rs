@@ -227,6 +227,248 @@ pub struct BuildOptions {
 
 const NONE: u32 = u32::MAX;
 
+/// [`Level::from_raw`]'s view of a raw board: its rectangle (the longest row's width), its cells
+/// (a short row's missing cells are outside) and where each came from, for error messages.
+struct RawView<'r> {
+    raw: &'r RawBoard,
+    height: usize,
+    width: usize,
+    /// The first cell's (line, column), where errors about the whole board point.
+    origin: (usize, usize),
+}
+
+/// The rows `top..bottom` and columns `left..right` of a raw board that hold every wall and
+/// square: outside them there is only the exterior.
+struct Trimmed {
+    top: usize,
+    bottom: usize,
+    left: usize,
+    right: usize,
+}
+
+impl Trimmed {
+    fn width(&self) -> usize {
+        self.right - self.left
+    }
+    fn height(&self) -> usize {
+        self.bottom - self.top
+    }
+}
+
+/// The trimmed rectangle's cells, its squares numbered in reading order, and the cells of its
+/// goals and boxes (row-major indices into the trimmed rectangle).
+struct Numbered {
+    tiles: Vec<Tile>,
+    cell_square: Vec<u32>,
+    square_cell: Vec<u32>,
+    goal_cells: Vec<usize>,
+    box_cells: Vec<usize>,
+}
+
+impl<'r> RawView<'r> {
+    /// The view of `raw`, unless it is empty or too large.
+    fn new(raw: &'r RawBoard) -> Result<RawView<'r>, ParseError> {
+        let height = raw.rows.len();
+        let width = raw.rows.iter().map(Vec::len).max().unwrap_or(0);
+        let view = RawView { raw, height, width, origin: raw.origin() };
+        if height == 0 || width == 0 {
+            return Err(view.error(ParseErrorKind::Empty));
+        }
+        for (what, actual) in [("the width", width), ("the height", height)] {
+            if actual > MAX_SIDE {
+                return Err(view.error(ParseErrorKind::TooLarge { what, actual, limit: MAX_SIDE }));
+            }
+        }
+        Ok(view)
+    }
+
+    /// The error `kind` at the board's first cell.
+    fn error(&self, kind: ParseErrorKind) -> ParseError {
+        ParseError::new(kind, self.origin.0, self.origin.1)
+    }
+
+    /// The error `kind` at cell (`r`, `c`).
+    fn error_at(&self, kind: ParseErrorKind, r: usize, c: usize) -> ParseError {
+        let (line, column) = self.position(r, c);
+        ParseError::new(kind, line, column)
+    }
+
+    /// The (line, column) of cell (`r`, `c`). Past the end of a short row (or of the position
+    /// list): one column beyond the last character of this row, or of the nearest row above
+    /// that has one.
+    fn position(&self, r: usize, c: usize) -> (usize, usize) {
+        let positions = &self.raw.positions;
+        if let Some(&p) = positions.get(r).and_then(|row| row.get(c)) {
+            return p;
+        }
+        match (0..=r.min(positions.len().saturating_sub(1)))
+            .rev()
+            .find_map(|k| positions.get(k).and_then(|row| row.last().map(|&p| (k, row.len(), p))))
+        {
+            Some((k, len, (line, col))) if k == r => (line, col + 1 + c.saturating_sub(len)),
+            Some((_, _, (line, col))) => (line, col + 1),
+            None => (self.origin.0 + r, c + 1),
+        }
+    }
+
+    fn cell(&self, r: usize, c: usize) -> RawCell {
+        self.raw.rows[r].get(c).copied().unwrap_or_default()
+    }
+
+    /// The player's cell: exactly one player, not in a wall and not on a box (no format can
+    /// write both on one cell).
+    fn player(&self) -> Result<(usize, usize), ParseError> {
+        let mut player = None;
+        for (r, row) in self.raw.rows.iter().enumerate() {
+            for c in (0..row.len()).filter(|&c| row[c].player) {
+                if let Some((pr, pc)) = player {
+                    let (first_line, first_column) = self.position(pr, pc);
+                    return Err(self.error_at(ParseErrorKind::TwoPlayers { first_line, first_column }, r, c));
+                }
+                player = Some((r, c));
+            }
+        }
+        let Some((pr, pc)) = player else { return Err(self.error(ParseErrorKind::NoPlayer)) };
+        if self.cell(pr, pc).wall {
+            return Err(self.error_at(ParseErrorKind::Syntax("the player stands in a wall".into()), pr, pc));
+        }
+        if self.cell(pr, pc).box_ {
+            return Err(self.error_at(ParseErrorKind::PlayerOnBox, pr, pc));
+        }
+        Ok((pr, pc))
+    }
+
+    /// Marks in `seen` the non-wall cells connected to `starts` (emptied); the first cell
+    /// found beside the edge of the map, if any.
+    fn flood(&self, starts: &mut Vec<(usize, usize)>, seen: &mut [bool]) -> Option<(usize, usize)> {
+        let (height, width) = (self.height, self.width);
+        let mut escape = None;
+        for &(r, c) in starts.iter() {
+            seen[r * width + c] = true;
+        }
+        while let Some((r, c)) = starts.pop() {
+            for d in Dir::ALL {
+                let (dr, dc) = d.delta();
+                let (nr, nc) = (r as isize + dr, c as isize + dc);
+                if nr < 0 || nc < 0 || nr >= height as isize || nc >= width as isize {
+                    escape.get_or_insert((r, c));
+                    continue;
+                }
+                let (nr, nc) = (nr as usize, nc as usize);
+                if !self.cell(nr, nc).wall && !seen[nr * width + nc] {
+                    seen[nr * width + nc] = true;
+                    starts.push((nr, nc));
+                }
+            }
+        }
+        escape
+    }
+
+    /// The exterior, one flag per cell: the non-wall cells connected to the edge of the map
+    /// (none when `edges` walls the map in). Everything else that is not a wall is a square,
+    /// sealed pockets (often boxes parked on goals) included. Errors when the player can walk
+    /// off a map that must be closed, or a box or goal lies outside.
+    fn exterior(&self, (pr, pc): (usize, usize), edges: Edges) -> Result<Vec<bool>, ParseError> {
+        let (height, width) = (self.height, self.width);
+        let mut reached = vec![false; width * height];
+        if let (Some((r, c)), Edges::MustBeClosed) = (self.flood(&mut vec![(pr, pc)], &mut reached), edges) {
+            return Err(self.error_at(ParseErrorKind::OpenBoard, r, c));
+        }
+        let mut exterior = vec![false; width * height];
+        if edges == Edges::MustBeClosed {
+            let edge = |r: usize, c: usize| r == 0 || c == 0 || r + 1 == height || c + 1 == width;
+            let mut border: Vec<_> = (0..height)
+                .flat_map(|r| (0..width).map(move |c| (r, c)))
+                .filter(|&(r, c)| edge(r, c) && !self.cell(r, c).wall)
+                .collect();
+            self.flood(&mut border, &mut exterior);
+        }
+        for r in 0..height {
+            for c in 0..width {
+                let rc = self.cell(r, c);
+                if exterior[r * width + c] && (rc.box_ || rc.goal) {
+                    let what = if rc.box_ { "box" } else { "goal" };
+                    return Err(self.error_at(ParseErrorKind::OutsideWalls(what), r, c));
+                }
+            }
+        }
+        Ok(exterior)
+    }
+
+    /// The rectangle that holds every wall and square (see [`Trimmed`]); an error when a row
+    /// inside it holds neither.
+    fn trimmed(&self, exterior: &[bool]) -> Result<Trimmed, ParseError> {
+        let (height, width) = (self.height, self.width);
+        let solid = |r: usize, c: usize| !exterior[r * width + c];
+        let solid_row = |r: usize| (0..width).any(|c| solid(r, c));
+        let solid_col = |c: usize| (0..height).any(|r| solid(r, c));
+        // The player's square is solid, so these exist.
+        let top = (0..height).find(|&r| solid_row(r)).unwrap_or(0);
+        let bottom = (0..height).rfind(|&r| solid_row(r)).unwrap_or(height - 1) + 1;
+        let left = (0..width).find(|&c| solid_col(c)).unwrap_or(0);
+        let right = (0..width).rfind(|&c| solid_col(c)).unwrap_or(width - 1) + 1;
+        if let Some(r) = (top..bottom).find(|&r| !solid_row(r)) {
+            return Err(self.error_at(ParseErrorKind::BlankRow, r, 0));
+        }
+        Ok(Trimmed { top, bottom, left, right })
+    }
+
+    /// The cells of the `trimmed` rectangle, its squares numbered in reading order.
+    fn numbered(&self, exterior: &[bool], trimmed: &Trimmed) -> Numbered {
+        let (width, height) = (trimmed.width(), trimmed.height());
+        let mut numbered = Numbered {
+            tiles: vec![Tile::Outside; width * height],
+            cell_square: vec![NONE; width * height],
+            square_cell: Vec::new(),
+            goal_cells: Vec::new(),
+            box_cells: Vec::new(),
+        };
+        for r in 0..height {
+            for c in 0..width {
+                let i = r * width + c;
+                let (raw_r, raw_c) = (r + trimmed.top, c + trimmed.left);
+                let rc = self.cell(raw_r, raw_c);
+                if rc.wall {
+                    numbered.tiles[i] = Tile::Wall;
+                    continue;
+                }
+                if exterior[raw_r * self.width + raw_c] {
+                    continue;
+                }
+                numbered.tiles[i] = Tile::Floor;
+                numbered.cell_square[i] = numbered.square_cell.len() as u32;
+                numbered.square_cell.push(i as u32);
+                if rc.goal {
+                    numbered.goal_cells.push(i);
+                }
+                if rc.box_ {
+                    numbered.box_cells.push(i);
+                }
+            }
+        }
+        numbered
+    }
+}
+
+/// Each square's neighbour square per direction (`NONE` where a wall or the map's edge is).
+fn neighbor_table(square_cell: &[u32], cell_square: &[u32], width: usize, height: usize) -> Vec<[u32; 4]> {
+    square_cell
+        .iter()
+        .map(|&ci| {
+            let (r, c) = (ci as usize / width, ci as usize % width);
+            Dir::ALL.map(|d| {
+                let (dr, dc) = d.delta();
+                let (nr, nc) = (r as isize + dr, c as isize + dc);
+                if nr < 0 || nc < 0 || nr >= height as isize || nc >= width as isize {
+                    NONE
+                } else {
+                    cell_square[nr as usize * width + nc as usize]
+                }
+            })
+        })
+        .collect()
+}
+
 /// A validated, immutable level.
 #[derive(Debug, Clone)]
 pub struct Level {
@@ -274,202 +516,38 @@ impl Level {
     /// row with no wall and no square between others is an error: it is all outside, and no
     /// text format could write it without splitting the board in two. `raw.positions` may be
     /// shorter than `raw.rows` (or empty): errors then get approximate positions.
-    pub fn from_raw(raw: RawBoard, meta: Meta, opts: BuildOptions) -> Result<Level, ParseError> {
-        let height = raw.rows.len();
-        let width = raw.rows.iter().map(Vec::len).max().unwrap_or(0);
-        let (l0, c0) = raw.origin();
-        if height == 0 || width == 0 {
-            return Err(ParseError::new(ParseErrorKind::Empty, l0, c0));
-        }
-        for (what, actual) in [("the width", width), ("the height", height)] {
-            if actual > MAX_SIDE {
-                let kind = ParseErrorKind::TooLarge { what, actual, limit: MAX_SIDE };
-                return Err(ParseError::new(kind, l0, c0));
-            }
-        }
-        let pos = |r: usize, c: usize| -> (usize, usize) {
-            if let Some(&p) = raw.positions.get(r).and_then(|row| row.get(c)) {
-                return p;
-            }
-            // Past the end of a short row (or of the position list): one column beyond the last
-            // character of this row, or of the nearest row above that has one.
-            match (0..=r.min(raw.positions.len().saturating_sub(1)))
-                .rev()
-                .find_map(|k| raw.positions.get(k).and_then(|row| row.last().map(|&p| (k, row.len(), p))))
-            {
-                Some((k, len, (line, col))) if k == r => (line, col + 1 + c.saturating_sub(len)),
-                Some((_, _, (line, col))) => (line, col + 1),
-                None => (l0 + r, c + 1),
-            }
-        };
-        let cell = |r: usize, c: usize| raw.rows[r].get(c).copied().unwrap_or_default();
-
-        // Exactly one player, and not on a box (no format can write both on one cell).
-        let mut player = None;
-        for r in 0..height {
-            for c in 0..raw.rows[r].len() {
-                if raw.rows[r][c].player {
-                    if let Some((pr, pc)) = player {
-                        let (fl, fc) = pos(pr, pc);
-                        let kind = ParseErrorKind::TwoPlayers { first_line: fl, first_column: fc };
-                        let (l, col) = pos(r, c);
-                        return Err(ParseError::new(kind, l, col));
-                    }
-                    player = Some((r, c));
-                }
-            }
-        }
-        let Some((pr, pc)) = player else {
-            return Err(ParseError::new(ParseErrorKind::NoPlayer, l0, c0));
-        };
-        if cell(pr, pc).wall {
-            let (l, c) = pos(pr, pc);
-            return Err(ParseError::new(ParseErrorKind::Syntax("the player stands in a wall".into()), l, c));
-        }
-        if cell(pr, pc).box_ {
-            let (l, c) = pos(pr, pc);
-            return Err(ParseError::new(ParseErrorKind::PlayerOnBox, l, c));
-        }
-
-        // The player must not be able to walk off the map.
-        let flood = |starts: &mut Vec<(usize, usize)>, seen: &mut Vec<bool>| -> Option<(usize, usize)> {
-            let mut escape = None;
-            for &(r, c) in starts.iter() {
-                seen[r * width + c] = true;
-            }
-            while let Some((r, c)) = starts.pop() {
-                for d in Dir::ALL {
-                    let (dr, dc) = d.delta();
-                    let (nr, nc) = (r as isize + dr, c as isize + dc);
-                    if nr < 0 || nc < 0 || nr >= height as isize || nc >= width as isize {
-                        escape.get_or_insert((r, c));
-                        continue;
-                    }
-                    let (nr, nc) = (nr as usize, nc as usize);
-                    if !cell(nr, nc).wall && !seen[nr * width + nc] {
-                        seen[nr * width + nc] = true;
-                        starts.push((nr, nc));
-                    }
-                }
-            }
-            escape
-        };
-        let mut reached = vec![false; width * height];
-        if let (Some((r, c)), Edges::MustBeClosed) = (flood(&mut vec![(pr, pc)], &mut reached), opts.edges) {
-            let (l, col) = pos(r, c);
-            return Err(ParseError::new(ParseErrorKind::OpenBoard, l, col));
-        }
-        // The exterior: non-wall cells connected to the edge of the map. Everything else that is
-        // not a wall is a square, sealed pockets (often boxes parked on goals) included.
-        let mut exterior = vec![false; width * height];
-        if opts.edges == Edges::MustBeClosed {
-            let mut border = Vec::new();
-            for r in 0..height {
-                for c in 0..width {
-                    let edge = r == 0 || c == 0 || r + 1 == height || c + 1 == width;
-                    if edge && !cell(r, c).wall {
-                        border.push((r, c));
-                    }
-                }
-            }
-            flood(&mut border, &mut exterior);
-        }
-        for r in 0..height {
-            for c in 0..width {
-                let rc = cell(r, c);
-                if exterior[r * width + c] && (rc.box_ || rc.goal) {
-                    let what = if rc.box_ { "box" } else { "goal" };
-                    let (l, col) = pos(r, c);
-                    return Err(ParseError::new(ParseErrorKind::OutsideWalls(what), l, col));
-                }
-            }
-        }
-
-        // The rectangle that holds every wall and square; outside it there is only the exterior.
-        let solid = |r: usize, c: usize| !exterior[r * width + c];
-        let solid_row = |r: usize| (0..width).any(|c| solid(r, c));
-        let solid_col = |c: usize| (0..height).any(|r| solid(r, c));
-        // The player's square is solid, so these exist.
-        let top = (0..height).find(|&r| solid_row(r)).unwrap_or(0);
-        let bottom = (0..height).rfind(|&r| solid_row(r)).unwrap_or(height - 1) + 1;
-        let left = (0..width).find(|&c| solid_col(c)).unwrap_or(0);
-        let right = (0..width).rfind(|&c| solid_col(c)).unwrap_or(width - 1) + 1;
-        if let Some(r) = (top..bottom).find(|&r| !solid_row(r)) {
-            let (l, col) = pos(r, 0);
-            return Err(ParseError::new(ParseErrorKind::BlankRow, l, col));
-        }
-        let (full_width, width, height) = (width, right - left, bottom - top);
-        let (pr, pc) = (pr - top, pc - left);
-
-        // Number squares, collect goals and boxes in reading order.
-        let mut tiles = vec![Tile::Outside; width * height];
-        let mut cell_square = vec![NONE; width * height];
-        let mut square_cell = Vec::new();
-        let mut goal_cells = Vec::new();
-        let mut box_cells = Vec::new();
-        for r in 0..height {
-            for c in 0..width {
-                let i = r * width + c;
-                let rc = cell(r + top, c + left);
-                if rc.wall {
-                    tiles[i] = Tile::Wall;
-                    continue;
-                }
-                if exterior[(r + top) * full_width + c + left] {
-                    continue;
-                }
-                tiles[i] = Tile::Floor;
-                cell_square[i] = square_cell.len() as u32;
-                square_cell.push(i as u32);
-                if rc.goal {
-                    goal_cells.push(i);
-                }
-                if rc.box_ {
-                    box_cells.push(i);
-                }
-            }
-        }
+    pub fn from_raw(raw: RawBoard, mut meta: Meta, opts: BuildOptions) -> Result<Level, ParseError> {
+        let view = RawView::new(&raw)?;
+        let player = view.player()?;
+        let exterior = view.exterior(player, opts.edges)?;
+        let trimmed = view.trimmed(&exterior)?;
+        let Numbered { tiles, cell_square, square_cell, goal_cells, box_cells } = view.numbered(&exterior, &trimmed);
         if square_cell.len() > MAX_SQUARES {
             let kind = ParseErrorKind::TooLarge {
                 what: "the number of floor squares",
                 actual: square_cell.len(),
                 limit: MAX_SQUARES,
             };
-            return Err(ParseError::new(kind, l0, c0));
+            return Err(view.error(kind));
         }
         if opts.rule == SolvedRule::Standard && box_cells.len() != goal_cells.len() {
             let kind = ParseErrorKind::BoxGoalMismatch { boxes: box_cells.len(), goals: goal_cells.len() };
-            return Err(ParseError::new(kind, l0, c0));
+            return Err(view.error(kind));
         }
-        let mut meta = meta;
         let weights = if meta.weights.is_empty() {
             vec![0; box_cells.len()]
         } else if meta.weights.len() == box_cells.len() {
             std::mem::take(&mut meta.weights)
         } else {
             let msg = format!("{} weights given for {} boxes", meta.weights.len(), box_cells.len());
-            return Err(ParseError::new(ParseErrorKind::Syntax(msg), l0, c0));
+            return Err(view.error(ParseErrorKind::Syntax(msg)));
         };
-
-        let neighbors = square_cell
-            .iter()
-            .map(|&ci| {
-                let (r, c) = (ci as usize / width, ci as usize % width);
-                Dir::ALL.map(|d| {
-                    let (dr, dc) = d.delta();
-                    let (nr, nc) = (r as isize + dr, c as isize + dc);
-                    if nr < 0 || nc < 0 || nr >= height as isize || nc >= width as isize {
-                        NONE
-                    } else {
-                        cell_square[nr as usize * width + nc as usize]
-                    }
-                })
-            })
-            .collect();
+        let (width, height) = (trimmed.width(), trimmed.height());
+        let neighbors = neighbor_table(&square_cell, &cell_square, width, height);
         let sq = |i: usize| Square(cell_square[i]);
         let goals = goal_cells.iter().map(|&i| sq(i)).collect();
         let boxes = box_cells.iter().map(|&i| sq(i)).collect();
-        let player = sq(pr * width + pc);
+        let player = sq((player.0 - trimmed.top) * width + player.1 - trimmed.left);
         let mut is_goal = vec![false; square_cell.len()];
         for &g in &goal_cells {
             is_goal[cell_square[g] as usize] = true;
