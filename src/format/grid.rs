@@ -73,36 +73,143 @@ fn syntax(msg: impl Into<String>, (line, col): Pos) -> ParseError {
 /// Deepest nesting of lists and quotes accepted; grids need 4, code rarely more than 30.
 const MAX_DEPTH: usize = 256;
 
-/// Reads the s-expressions of a text without recursion, and with bounded nesting so that nothing
-/// later (matching, dropping) can overflow the stack.
-fn read(text: &str) -> Result<Read, ParseError> {
-    enum Frame {
-        List(Vec<Sexp>, Pos),
-        Quote(Pos),
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let mut positions = Vec::with_capacity(chars.len() + 1);
-    let (mut line, mut col) = (1, 1);
-    for &ch in &chars {
+/// The characters of a text with their positions, and a cursor: the lexical half of [`read`].
+struct Chars {
+    chars: Vec<char>,
+    /// Each character's position, and one past the end.
+    positions: Vec<Pos>,
+    /// The next character.
+    i: usize,
+}
+
+impl Chars {
+    fn new(text: &str) -> Chars {
+        let chars: Vec<char> = text.chars().collect();
+        let mut positions = Vec::with_capacity(chars.len() + 1);
+        let (mut line, mut col) = (1, 1);
+        for &ch in &chars {
+            positions.push((line, col));
+            if ch == '\n' {
+                line += 1;
+                col = 1;
+            } else {
+                col += 1;
+            }
+        }
         positions.push((line, col));
-        if ch == '\n' {
-            line += 1;
-            col = 1;
-        } else {
-            col += 1;
+        Chars { chars, positions, i: 0 }
+    }
+
+    fn peek(&self, ahead: usize) -> Option<char> {
+        self.chars.get(self.i + ahead).copied()
+    }
+
+    /// Skips a `;` comment up to the end of its line; its text.
+    fn line_comment(&mut self) -> String {
+        let start = self.i;
+        while self.peek(0).is_some_and(|c| c != '\n') {
+            self.i += 1;
+        }
+        self.chars[start..self.i].iter().collect()
+    }
+
+    /// Skips a `#| … |#` block comment (they nest, as in Common Lisp) that starts at `pos`.
+    fn block_comment(&mut self, pos: Pos) -> Result<(), ParseError> {
+        let mut depth = 0usize;
+        loop {
+            match (self.peek(0), self.peek(1)) {
+                (Some('#'), Some('|')) => {
+                    depth += 1;
+                    self.i += 2;
+                }
+                (Some('|'), Some('#')) => {
+                    depth -= 1;
+                    self.i += 2;
+                    if depth == 0 {
+                        return Ok(());
+                    }
+                }
+                (Some(_), _) => self.i += 1,
+                (None, _) => return Err(syntax("a `#|` block comment is never closed with `|#`", pos)),
+            }
         }
     }
-    positions.push((line, col));
 
-    let mut forms = Vec::new();
-    let mut comment_lines = Vec::new();
-    let mut stack: Vec<Frame> = Vec::new();
-    // Whether only blanks precede the current character on its line.
-    let mut line_blank_so_far = true;
-    let mut i = 0;
+    /// A string (only found in code forms) that starts at `pos`, kept with its quotes.
+    fn string(&mut self, pos: Pos) -> Result<String, ParseError> {
+        let mut atom = String::from('"');
+        self.i += 1;
+        loop {
+            match self.peek(0) {
+                Some('\\') => {
+                    let i = self.i;
+                    atom.extend(self.chars.get(i..i + 2).unwrap_or(&self.chars[i..]));
+                    self.i += 2;
+                }
+                Some('"') => {
+                    atom.push('"');
+                    self.i += 1;
+                    return Ok(atom);
+                }
+                Some(c) => {
+                    atom.push(c);
+                    self.i += 1;
+                }
+                None => return Err(syntax("a string is never closed with `\"`", pos)),
+            }
+        }
+    }
 
-    // Hands a finished datum to the enclosing quote or list, or makes it a top-level form.
-    let complete = |mut datum: Sexp, stack: &mut Vec<Frame>, forms: &mut Vec<Sexp>| loop {
+    /// A symbol or number, up to a blank or a delimiter; `|…|` quotes any characters into it.
+    fn symbol(&mut self) -> Result<String, ParseError> {
+        let mut atom = String::new();
+        while let Some(c) = self.peek(0) {
+            if c.is_whitespace() || "()';\"".contains(c) {
+                break;
+            }
+            if c == '|' {
+                self.bars(&mut atom)?;
+                continue;
+            }
+            atom.push(c);
+            self.i += 1;
+        }
+        Ok(atom)
+    }
+
+    /// The `|…|` part of a symbol, onto `atom`: any characters, `\` escaping inside.
+    fn bars(&mut self, atom: &mut String) -> Result<(), ParseError> {
+        let open = self.positions[self.i];
+        self.i += 1;
+        loop {
+            match self.peek(0) {
+                Some('\\') if self.i + 1 < self.chars.len() => {
+                    atom.push(self.chars[self.i + 1]);
+                    self.i += 2;
+                }
+                Some('|') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                Some(c) => {
+                    atom.push(c);
+                    self.i += 1;
+                }
+                None => return Err(syntax("a `|` symbol is never closed", open)),
+            }
+        }
+    }
+}
+
+/// An open list or quote while [`read`] reads.
+enum Frame {
+    List(Vec<Sexp>, Pos),
+    Quote(Pos),
+}
+
+/// Hands a finished datum to the enclosing quote or list, or makes it a top-level form.
+fn complete(mut datum: Sexp, stack: &mut Vec<Frame>, forms: &mut Vec<Sexp>) {
+    loop {
         match stack.last_mut() {
             Some(Frame::Quote(p)) => {
                 let p = *p;
@@ -118,60 +225,45 @@ fn read(text: &str) -> Result<Read, ParseError> {
                 return;
             }
         }
-    };
+    }
+}
 
-    while i < chars.len() {
-        let ch = chars[i];
-        let pos = positions[i];
+/// Reads the s-expressions of a text without recursion, and with bounded nesting so that nothing
+/// later (matching, dropping) can overflow the stack.
+fn read(text: &str) -> Result<Read, ParseError> {
+    let mut chars = Chars::new(text);
+    let mut forms = Vec::new();
+    let mut comment_lines = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    // Whether only blanks precede the current character on its line.
+    let mut line_blank_so_far = true;
+    while let Some(ch) = chars.peek(0) {
+        let pos = chars.positions[chars.i];
         if ch == '\n' {
             line_blank_so_far = true;
-            i += 1;
+            chars.i += 1;
             continue;
         }
         if ch.is_whitespace() {
-            i += 1;
+            chars.i += 1;
             continue;
         }
         let was_blank = line_blank_so_far;
         line_blank_so_far = false;
         match ch {
             ';' => {
-                let start = i;
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
+                let body = chars.line_comment();
                 if was_blank {
-                    let body: String = chars[start..i].iter().collect();
                     comment_lines.push((pos.0, body.trim_start_matches(';').trim().to_string()));
                 }
             }
-            '#' if chars.get(i + 1) == Some(&'|') => {
-                // Block comments nest, as in Common Lisp.
-                let mut depth = 0usize;
-                loop {
-                    match (chars.get(i), chars.get(i + 1)) {
-                        (Some('#'), Some('|')) => {
-                            depth += 1;
-                            i += 2;
-                        }
-                        (Some('|'), Some('#')) => {
-                            depth -= 1;
-                            i += 2;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        (Some(_), _) => i += 1,
-                        (None, _) => return Err(syntax("a `#|` block comment is never closed with `|#`", pos)),
-                    }
-                }
-            }
+            '#' if chars.peek(1) == Some('|') => chars.block_comment(pos)?,
             '(' | '\'' if stack.len() >= MAX_DEPTH => {
                 return Err(syntax(format!("nested more than {MAX_DEPTH} levels deep"), pos));
             }
             '(' => {
                 stack.push(Frame::List(Vec::new(), pos));
-                i += 1;
+                chars.i += 1;
             }
             ')' => {
                 match stack.pop() {
@@ -179,68 +271,14 @@ fn read(text: &str) -> Result<Read, ParseError> {
                     Some(Frame::Quote(_)) => return Err(syntax("`'` must be followed by a datum, not `)`", pos)),
                     None => return Err(syntax("unbalanced parentheses: this `)` closes nothing", pos)),
                 }
-                i += 1;
+                chars.i += 1;
             }
             '\'' => {
                 stack.push(Frame::Quote(pos));
-                i += 1;
+                chars.i += 1;
             }
             _ => {
-                let mut atom = String::new();
-                if ch == '"' {
-                    // A string (only found in code forms): kept with its quotes.
-                    atom.push('"');
-                    i += 1;
-                    loop {
-                        match chars.get(i) {
-                            Some('\\') => {
-                                atom.extend(chars.get(i..i + 2).unwrap_or(&chars[i..]));
-                                i += 2;
-                            }
-                            Some('"') => {
-                                atom.push('"');
-                                i += 1;
-                                break;
-                            }
-                            Some(&c) => {
-                                atom.push(c);
-                                i += 1;
-                            }
-                            None => return Err(syntax("a string is never closed with `\"`", pos)),
-                        }
-                    }
-                } else {
-                    while let Some(&c) = chars.get(i) {
-                        if c.is_whitespace() || "()';\"".contains(c) {
-                            break;
-                        }
-                        if c == '|' {
-                            // `|…|` quotes any characters into a symbol, `\` escapes inside.
-                            let open = positions[i];
-                            i += 1;
-                            loop {
-                                match chars.get(i) {
-                                    Some('\\') if i + 1 < chars.len() => {
-                                        atom.push(chars[i + 1]);
-                                        i += 2;
-                                    }
-                                    Some('|') => {
-                                        i += 1;
-                                        break;
-                                    }
-                                    Some(&c) => {
-                                        atom.push(c);
-                                        i += 1;
-                                    }
-                                    None => return Err(syntax("a `|` symbol is never closed", open)),
-                                }
-                            }
-                            continue;
-                        }
-                        atom.push(c);
-                        i += 1;
-                    }
-                }
+                let atom = if ch == '"' { chars.string(pos)? } else { chars.symbol()? };
                 complete(Sexp::Atom(atom, pos), &mut stack, &mut forms);
             }
         }
