@@ -82,6 +82,23 @@ impl Way {
             return None;
         }
         let goal = step.goal as usize;
+        let now = self.next_generation();
+        // The boxes already packed stay; every other box may be the one that goes.
+        for s in &plan.steps[..packed as usize] {
+            for q in [s.square, s.goal] {
+                if occupied[q as usize] != 0 {
+                    self.kept[q as usize] = now;
+                }
+            }
+        }
+        self.walk(a, occupied, player);
+        let obstacles = self.pushes(a, occupied, goal)?;
+        self.mark_way(a, occupied, goal);
+        Some(Found { obstacles })
+    }
+
+    /// Starts a search: a new generation stamp (clearing the stamps when they run out).
+    fn next_generation(&mut self) -> u32 {
         if self.current >= u32::MAX - 2 {
             self.generation.fill(0);
             self.on_way.fill(0);
@@ -91,17 +108,17 @@ impl Way {
             self.current = 0;
         }
         self.current += 1;
+        self.current
+    }
+
+    fn kept(&self, s: usize) -> bool {
+        self.kept[s] == self.current
+    }
+
+    /// The player's walk from `player`, passing through unpacked boxes at a cost of one each
+    /// (a 0-1 breadth-first search): `walk_cost` and `walk_parent` of every square walked.
+    fn walk(&mut self, a: &Analysis, occupied: &[u8], player: usize) {
         let now = self.current;
-        // The boxes already packed stay; every other box may be the one that goes.
-        for s in &plan.steps[..packed as usize] {
-            for q in [s.square, s.goal] {
-                if occupied[q as usize] != 0 {
-                    self.kept[q as usize] = now;
-                }
-            }
-        }
-        let kept = |s: usize, this: &Way| this.kept[s] == now;
-        // The player's walk, passing through unpacked boxes at a cost of one each.
         self.deque.clear();
         self.deque.push_back(player as u16);
         self.walked[player] = now;
@@ -111,7 +128,7 @@ impl Way {
             let q = q as usize;
             for d in Dir::ALL {
                 let Some(t) = a.neighbor(Sq::new(q), d).map(Sq::index) else { continue };
-                if kept(t, self) {
+                if self.kept(t) {
                     continue;
                 }
                 let step = u32::from(occupied[t] != 0);
@@ -128,9 +145,16 @@ impl Way {
                 }
             }
         }
+    }
+
+    /// The cheapest way of any unpacked box to `goal` (Dijkstra over the box's squares, each
+    /// other box on a square the box or the player must pass costing one, the first push the
+    /// player's walk to it): its cost, or `None` when no box gets there.
+    fn pushes(&mut self, a: &Analysis, occupied: &[u8], goal: usize) -> Option<u32> {
+        let now = self.current;
         self.heap.clear();
         for (s, &box_here) in occupied.iter().enumerate().take(a.live()) {
-            if box_here != 0 && !kept(s, self) && a.distance(goal, Sq::new(s)).is_some() {
+            if box_here != 0 && !self.kept(s) && a.distance(goal, Sq::new(s)).is_some() {
                 self.generation[s] = now;
                 self.cost[s] = 0;
                 self.parent[s] = NO_SQUARE;
@@ -138,15 +162,13 @@ impl Way {
                 self.heap.push(Reverse((0, s as u16)));
             }
         }
-        let mut reached = None;
         while let Some(Reverse((c, s))) = self.heap.pop() {
             let s = s as usize;
             if self.cost[s] != c {
                 continue;
             }
             if s == goal {
-                reached = Some(c);
-                break;
+                return Some(c);
             }
             let origin = self.origin[s] as usize;
             // Another box on `x`: it must move first (the moving box has left its own square).
@@ -158,7 +180,7 @@ impl Way {
                     continue;
                 }
                 let (t, p) = (t.index(), p.index());
-                if kept(t, self) || kept(p, self) {
+                if self.kept(t) || self.kept(p) {
                     continue;
                 }
                 // The first push needs the player's walk; later ones a free push square.
@@ -180,8 +202,13 @@ impl Way {
                 }
             }
         }
-        let obstacles = reached?;
-        // Walk the way back, marking its squares and the boxes on it.
+        None
+    }
+
+    /// Walks the way [`Way::pushes`] found to `goal` back, marking its squares (the box's, its
+    /// push squares, the player's walk to the first push) and the other boxes on them.
+    fn mark_way(&mut self, a: &Analysis, occupied: &[u8], goal: usize) {
+        let now = self.current;
         let origin = self.origin[goal] as usize;
         let mut s = goal;
         loop {
@@ -217,7 +244,6 @@ impl Way {
             }
             s = from;
         }
-        Some(Found { obstacles })
     }
 
     /// Whether the box on `s` stands in the way found by the last search.
