@@ -252,37 +252,15 @@ impl Exhaust {
         reaches: impl Fn(usize, usize) -> bool,
         stop: &mut impl FnMut() -> bool,
     ) -> bool {
-        let goals = a.goals();
         if boxes.iter().any(|&b| !a.is_live(b)) {
             return true; // a box that can reach no goal
         }
         if boxes.iter().all(|&b| a.is_goal(b)) {
             return false; // solved already
         }
-        let words = self.words;
-        self.keys.clear();
-        self.players.clear();
-        self.matched.clear();
-        self.table.clear();
-        self.keys.resize(words, 0);
-        // The root's matching, one box at a time.
-        self.child_matched.clear();
-        self.child_matched.resize(goals, FREE);
-        for &b in boxes {
-            self.keys[b.index() / 64] |= 1 << (b.index() % 64);
-            self.new_visit();
-            if !self.augment(b.index() as u16, &reaches) {
-                return true; // no matching at all: dead without a search
-            }
+        if !self.store_root(boxes, root_player, &reaches) {
+            return true; // no matching at all: dead without a search
         }
-        self.matched.extend_from_slice(&self.child_matched);
-        self.players.push(root_player);
-        self.regions.clear();
-        self.regions.extend_from_slice(&self.region);
-        let h = hash_of(&self.keys[..words], root_player);
-        let (keys, players) = (&self.keys, &self.players);
-        self.table.insert_unique(h, 0, |&i| hash_at(keys, players, words, i));
-
         // The order decides only how soon a way to the goals turns up (the verdict is the same
         // in any order: "dead" needs every position seen): nearest to the goals first, so a
         // live set of boxes is usually told apart within a few positions.
@@ -304,7 +282,7 @@ impl Exhaust {
                 self.stopped_short = true;
                 return false;
             }
-            let successors = if self.count == goals { &mut self.all } else { &mut self.some };
+            let successors = if self.count == a.goals() { &mut self.all } else { &mut self.some };
             let expanded = successors.expand_within(
                 a,
                 &self.boxes,
@@ -317,48 +295,94 @@ impl Exhaust {
                 return false;
             }
             let pushes = std::mem::take(&mut self.pushes);
-            for (i, p) in pushes.iter().enumerate() {
-                let (from, to) = (p.from.sq.index(), p.to.index());
-                self.child_key.clear();
-                self.child_key.extend_from_slice(&self.keys[at * words..(at + 1) * words]);
-                self.child_key[from / 64] &= !(1 << (from % 64));
-                self.child_key[to / 64] |= 1 << (to % 64);
-                let h = hash_of(&self.child_key, p.player);
-                let known = self.table.find(h, |&i| {
-                    let i = i as usize;
-                    self.players[i] == p.player && self.keys[i * words..(i + 1) * words] == self.child_key[..]
-                });
-                if known.is_some() {
-                    continue;
-                }
-                self.child_matched.clear();
-                self.child_matched.extend_from_slice(&self.matched[at * goals..(at + 1) * goals]);
-                if !self.repair(from as u16, to as u16, &reaches) {
-                    continue; // no matching left: dead
-                }
-                if self.solved_child() {
-                    self.pushes = pushes;
-                    return false;
-                }
-                if self.players.len() >= budget {
-                    self.pushes = pushes;
-                    self.stopped_short = true;
-                    return false;
-                }
-                let id = self.players.len() as u32;
-                let child_near = near - self.nearest[from] + self.nearest[to];
-                self.open.push(Reverse((child_near, Reverse(id))));
-                self.keys.extend_from_slice(&self.child_key);
-                self.players.push(p.player);
-                self.matched.extend_from_slice(&self.child_matched);
-                let successors = if self.count == goals { &self.all } else { &self.some };
-                self.regions.extend_from_slice(successors.child_region(i));
-                let (keys, players) = (&self.keys, &self.players);
-                self.table.insert_unique(h, id, |&i| hash_at(keys, players, words, i));
-            }
+            let ended = pushes.iter().enumerate().find_map(|(i, p)| self.visit(a, (at, near), i, p, budget, &reaches));
             self.pushes = pushes;
+            if let Some(dead) = ended {
+                return dead;
+            }
         }
         true
+    }
+
+    /// Stores the root position (`boxes`, the player's region's lowest square `root_player`,
+    /// the region in `self.region`) with its matching, found one box at a time: false when
+    /// there is none.
+    fn store_root(&mut self, boxes: &[Sq], root_player: Sq, reaches: &impl Fn(usize, usize) -> bool) -> bool {
+        let words = self.words;
+        self.keys.clear();
+        self.players.clear();
+        self.matched.clear();
+        self.table.clear();
+        self.keys.resize(words, 0);
+        self.child_matched.clear();
+        self.child_matched.resize(self.visited.len(), FREE);
+        for &b in boxes {
+            self.keys[b.index() / 64] |= 1 << (b.index() % 64);
+            self.new_visit();
+            if !self.augment(b.index() as u16, reaches) {
+                return false;
+            }
+        }
+        self.matched.extend_from_slice(&self.child_matched);
+        self.players.push(root_player);
+        self.regions.clear();
+        self.regions.extend_from_slice(&self.region);
+        let h = hash_of(&self.keys[..words], root_player);
+        let (keys, players) = (&self.keys, &self.players);
+        self.table.insert_unique(h, 0, |&i| hash_at(keys, players, words, i));
+        true
+    }
+
+    /// The child of push `p` (the `i`th of position `at`, whose boxes' distance to the goals
+    /// is `near`): stored and queued when it is new and its boxes can still be matched to
+    /// goals. `Some` ends the search: `Some(false)` when the child has every box on a goal, or
+    /// when the budget is full (stopped short).
+    fn visit(
+        &mut self,
+        a: &Analysis,
+        (at, near): (usize, u32),
+        i: usize,
+        p: &Successor,
+        budget: usize,
+        reaches: &impl Fn(usize, usize) -> bool,
+    ) -> Option<bool> {
+        let (words, goals) = (self.words, a.goals());
+        let (from, to) = (p.from.sq.index(), p.to.index());
+        self.child_key.clear();
+        self.child_key.extend_from_slice(&self.keys[at * words..(at + 1) * words]);
+        self.child_key[from / 64] &= !(1 << (from % 64));
+        self.child_key[to / 64] |= 1 << (to % 64);
+        let h = hash_of(&self.child_key, p.player);
+        let known = self.table.find(h, |&i| {
+            let i = i as usize;
+            self.players[i] == p.player && self.keys[i * words..(i + 1) * words] == self.child_key[..]
+        });
+        if known.is_some() {
+            return None;
+        }
+        self.child_matched.clear();
+        self.child_matched.extend_from_slice(&self.matched[at * goals..(at + 1) * goals]);
+        if !self.repair(from as u16, to as u16, reaches) {
+            return None; // no matching left: dead
+        }
+        if self.solved_child() {
+            return Some(false);
+        }
+        if self.players.len() >= budget {
+            self.stopped_short = true;
+            return Some(false);
+        }
+        let id = self.players.len() as u32;
+        let child_near = near - self.nearest[from] + self.nearest[to];
+        self.open.push(Reverse((child_near, Reverse(id))));
+        self.keys.extend_from_slice(&self.child_key);
+        self.players.push(p.player);
+        self.matched.extend_from_slice(&self.child_matched);
+        let successors = if self.count == goals { &self.all } else { &self.some };
+        self.regions.extend_from_slice(successors.child_region(i));
+        let (keys, players) = (&self.keys, &self.players);
+        self.table.insert_unique(h, id, |&i| hash_at(keys, players, words, i));
+        None
     }
 
     /// Whether the last [`Exhaust::proves_dead`] that proved nothing stopped short, out of
