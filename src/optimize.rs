@@ -184,143 +184,197 @@ pub fn optimize_within(
 ) -> Result<Optimized, OptimizeError> {
     let given = checked(level, lurd)?;
     let letters = crate::lurd::decode(lurd).map_err(|e| OptimizeError::Invalid(e.to_string()))?;
-    let config_of = |p: &Position| -> Config { p.boxes().map(|s| s.index() as u32).collect() };
-    // The core: the configurations the solution passes through.
-    let mut ids: HashMap<Config, u32> = HashMap::new();
-    let mut configs: Vec<Config> = Vec::new();
-    let intern = |c: Config, ids: &mut HashMap<Config, u32>, configs: &mut Vec<Config>| -> u32 {
+    let nsq = level.square_count().max(1);
+    let max_configs = limits.max_configs.min(limits.max_states / nsq);
+    let mut vicinity = Vicinity::default();
+    vicinity.core(level, &letters)?;
+    if vicinity.configs.len() > max_configs {
+        return Ok(Optimized { complete: false, ..given });
+    }
+    let Some(full) = vicinity.grow(level, limits.radius, max_configs, stop) else {
+        return Ok(Optimized { complete: false, ..given });
+    };
+    let (dirs, finished) = vicinity.cheapest(level, metric, limits.deadline, stop);
+    let complete = full && finished;
+    let Some(dirs) = dirs else { return Ok(Optimized { complete: false, ..given }) };
+    let Some(found) = replayed(level, &dirs) else { return Ok(given) };
+    let check = crate::verify::verify(level, &found);
+    let better = key(metric, check.moves, check.pushes) < key(metric, given.moves, given.pushes);
+    if check.is_valid_solution() && better {
+        Ok(Optimized { lurd: found, moves: check.moves, pushes: check.pushes, improved: true, complete })
+    } else {
+        Ok(Optimized { complete, ..given })
+    }
+}
+
+/// The box configurations [`optimize_within`] searches: those the given solution passes
+/// through (the core) and those a few pushes from them, each with a number.
+#[derive(Default)]
+struct Vicinity {
+    ids: HashMap<Config, u32>,
+    configs: Vec<Config>,
+}
+
+impl Vicinity {
+    /// The number of configuration `c`, given one if it is new.
+    fn intern(&mut self, c: Config) -> u32 {
+        let Vicinity { ids, configs } = self;
         *ids.entry(c.clone()).or_insert_with(|| {
             configs.push(c);
             (configs.len() - 1) as u32
         })
-    };
-    let mut pos = Position::start(level);
-    intern(config_of(&pos), &mut ids, &mut configs);
-    for l in &letters {
-        let (next, mv) = pos.step(level, l.dir).map_err(|e| OptimizeError::Invalid(e.to_string()))?;
-        if mv.push {
-            intern(config_of(&next), &mut ids, &mut configs);
-        }
-        pos = next;
     }
-    let nsq = level.square_count().max(1);
-    let max_configs = limits.max_configs.min(limits.max_states / nsq);
-    if configs.len() > max_configs {
-        return Ok(Optimized { complete: false, ..given });
-    }
-    // The vicinity: configurations up to `radius` pushes from the core (player reachability is
-    // not checked here; the search only takes legal steps).
-    let mut frontier: Vec<u32> = (0..configs.len() as u32).collect();
-    let mut stopped = false;
-    for _ in 0..limits.radius {
-        let mut next_frontier = Vec::new();
-        for &id in &frontier {
-            if stop() {
-                return Ok(Optimized { complete: false, ..given });
+
+    /// Adds the configurations the solution `letters` passes through.
+    fn core(&mut self, level: &Level, letters: &[crate::lurd::Letter]) -> Result<(), OptimizeError> {
+        let config_of = |p: &Position| -> Config { p.boxes().map(|s| s.index() as u32).collect() };
+        let mut pos = Position::start(level);
+        self.intern(config_of(&pos));
+        for l in letters {
+            let (next, mv) = pos.step(level, l.dir).map_err(|e| OptimizeError::Invalid(e.to_string()))?;
+            if mv.push {
+                self.intern(config_of(&next));
             }
-            let c = configs[id as usize].clone();
-            for i in 0..c.len() {
-                for dir in Dir::ALL {
-                    // The player needs the square behind the box free (the search checks that
-                    // it can get there).
-                    let behind = level.neighbor(Square::new(c[i] as usize), dir.opposite());
-                    if behind.is_none_or(|s| c.binary_search(&(s.index() as u32)).is_ok()) {
-                        continue;
+            pos = next;
+        }
+        Ok(())
+    }
+
+    /// Adds the configurations up to `radius` pushes from the core (player reachability is not
+    /// checked here; the search only takes legal steps), at most `max_configs` in all. Whether
+    /// all of them fit (`Some(true)`), or `None` when `stop` said so.
+    fn grow(
+        &mut self,
+        level: &Level,
+        radius: usize,
+        max_configs: usize,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<bool> {
+        let mut frontier: Vec<u32> = (0..self.configs.len() as u32).collect();
+        let mut full = true;
+        for _ in 0..radius {
+            let mut next_frontier = Vec::new();
+            for &id in &frontier {
+                if stop() {
+                    return None;
+                }
+                let c = self.configs[id as usize].clone();
+                for i in 0..c.len() {
+                    for dir in Dir::ALL {
+                        // The player needs the square behind the box free (the search checks
+                        // that it can get there).
+                        let behind = level.neighbor(Square::new(c[i] as usize), dir.opposite());
+                        if behind.is_none_or(|s| c.binary_search(&(s.index() as u32)).is_ok()) {
+                            continue;
+                        }
+                        let Some(n) = pushed(level, &c, i, dir) else { continue };
+                        if self.ids.contains_key(&n) {
+                            continue;
+                        }
+                        if self.configs.len() >= max_configs {
+                            full = false;
+                            break;
+                        }
+                        next_frontier.push(self.intern(n));
                     }
-                    let Some(n) = pushed(level, &c, i, dir) else { continue };
-                    if ids.contains_key(&n) {
-                        continue;
+                }
+            }
+            frontier = next_frontier;
+        }
+        Some(full)
+    }
+
+    /// The cheapest solution under `metric` within the configurations (Dijkstra over
+    /// configuration and player square) as the player's steps, and whether the search ran to
+    /// its end (`false` when the deadline or `stop` cut it short; then the steps are `None`).
+    fn cheapest(
+        &self,
+        level: &Level,
+        metric: Metric,
+        deadline: Option<Instant>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> (Option<Vec<Dir>>, bool) {
+        let nsq = level.square_count().max(1);
+        let states = self.configs.len() * nsq;
+        let mut best: Vec<(u32, u32)> = vec![(u32::MAX, u32::MAX); states];
+        let mut parent: Vec<(u32, u8)> = vec![(u32::MAX, 0); states];
+        let start = level.player().index();
+        best[start] = (0, 0);
+        let mut heap = BinaryHeap::new();
+        heap.push(Reverse(((0u32, 0u32), start as u32)));
+        let solved = |c: &Config| {
+            let p = Position::from_parts(level, level.player(), c.iter().map(|&b| Square::new(b as usize)));
+            p.is_solved(level)
+        };
+        let mut pops = 0u64;
+        while let Some(Reverse((cost, state))) = heap.pop() {
+            if best[state as usize] != cost {
+                continue;
+            }
+            let (cid, sq) = (state as usize / nsq, state as usize % nsq);
+            if solved(&self.configs[cid]) {
+                return (Some(steps_to(&parent, start, state as usize)), true);
+            }
+            pops += 1;
+            if pops.is_multiple_of(4096) && (deadline.is_some_and(|d| Instant::now() >= d) || stop()) {
+                return (None, false);
+            }
+            for (d, dir) in Dir::ALL.into_iter().enumerate() {
+                let Some(to) = level.neighbor(Square::new(sq), dir) else { continue };
+                let t = to.index() as u32;
+                let c = &self.configs[cid];
+                let (ncid, push) = match c.binary_search(&t) {
+                    Err(_) => (cid, false),
+                    Ok(i) => {
+                        let Some(n) = pushed(level, c, i, dir) else { continue };
+                        match self.ids.get(&n) {
+                            Some(&id) => (id as usize, true),
+                            None => continue,
+                        }
                     }
-                    if configs.len() >= max_configs {
-                        stopped = true;
-                        break;
-                    }
-                    next_frontier.push(intern(n, &mut ids, &mut configs));
+                };
+                let step = match (metric, push) {
+                    (Metric::Moves, p) => (1, u32::from(p)),
+                    (Metric::Pushes, true) => (1, 1),
+                    (Metric::Pushes, false) => (0, 1),
+                };
+                let nc = (cost.0 + step.0, cost.1 + step.1);
+                let ns = ncid * nsq + t as usize;
+                if nc < best[ns] {
+                    best[ns] = nc;
+                    parent[ns] = (state, d as u8);
+                    heap.push(Reverse((nc, ns as u32)));
                 }
             }
         }
-        frontier = next_frontier;
+        (None, true)
     }
-    // Dijkstra over (configuration, player square).
-    let states = configs.len() * nsq;
-    let mut best: Vec<(u32, u32)> = vec![(u32::MAX, u32::MAX); states];
-    let mut parent: Vec<(u32, u8)> = vec![(u32::MAX, 0); states];
-    let start = level.player().index();
-    best[start] = (0, 0);
-    let mut heap = BinaryHeap::new();
-    heap.push(Reverse(((0u32, 0u32), start as u32)));
-    let solved = |c: &Config| {
-        let p = Position::from_parts(level, level.player(), c.iter().map(|&b| Square::new(b as usize)));
-        p.is_solved(level)
-    };
-    let mut goal: Option<u32> = None;
-    let mut pops = 0u64;
-    while let Some(Reverse((cost, state))) = heap.pop() {
-        if best[state as usize] != cost {
-            continue;
-        }
-        let (cid, sq) = (state as usize / nsq, state as usize % nsq);
-        if solved(&configs[cid]) {
-            goal = Some(state);
-            break;
-        }
-        pops += 1;
-        if pops.is_multiple_of(4096) && (limits.deadline.is_some_and(|d| Instant::now() >= d) || stop()) {
-            stopped = true;
-            break;
-        }
-        for (d, dir) in Dir::ALL.into_iter().enumerate() {
-            let Some(to) = level.neighbor(Square::new(sq), dir) else { continue };
-            let t = to.index() as u32;
-            let c = &configs[cid];
-            let (ncid, push) = match c.binary_search(&t) {
-                Err(_) => (cid, false),
-                Ok(i) => {
-                    let Some(n) = pushed(level, c, i, dir) else { continue };
-                    match ids.get(&n) {
-                        Some(&id) => (id as usize, true),
-                        None => continue,
-                    }
-                }
-            };
-            let step = match (metric, push) {
-                (Metric::Moves, p) => (1, u32::from(p)),
-                (Metric::Pushes, true) => (1, 1),
-                (Metric::Pushes, false) => (0, 1),
-            };
-            let nc = (cost.0 + step.0, cost.1 + step.1);
-            let ns = ncid * nsq + t as usize;
-            if nc < best[ns] {
-                best[ns] = nc;
-                parent[ns] = (state, d as u8);
-                heap.push(Reverse((nc, ns as u32)));
-            }
-        }
-    }
-    let Some(goal) = goal else { return Ok(Optimized { complete: false, ..given }) };
+}
+
+/// The player's steps from `start` to `goal` along `parent` (each state's parent and the
+/// direction of the step into it).
+fn steps_to(parent: &[(u32, u8)], start: usize, goal: usize) -> Vec<Dir> {
     let mut dirs = Vec::new();
-    let mut s = goal as usize;
+    let mut s = goal;
     while s != start {
         let (p, d) = parent[s];
         dirs.push(Dir::ALL[d as usize]);
         s = p as usize;
     }
     dirs.reverse();
+    dirs
+}
+
+/// The LURD of the player's steps `dirs` from the start, or `None` if one is illegal.
+fn replayed(level: &Level, dirs: &[Dir]) -> Option<String> {
     let mut pos = Position::start(level);
     let mut moves = Vec::with_capacity(dirs.len());
-    for dir in dirs {
-        let Ok((next, mv)) = pos.step(level, dir) else { return Ok(given) };
+    for &dir in dirs {
+        let (next, mv) = pos.step(level, dir).ok()?;
         moves.push(mv);
         pos = next;
     }
-    let found = crate::lurd::encode(&moves);
-    let check = crate::verify::verify(level, &found);
-    let better = key(metric, check.moves, check.pushes) < key(metric, given.moves, given.pushes);
-    if check.is_valid_solution() && better {
-        Ok(Optimized { lurd: found, moves: check.moves, pushes: check.pushes, improved: true, complete: !stopped })
-    } else {
-        Ok(Optimized { complete: !stopped, ..given })
-    }
+    Some(crate::lurd::encode(&moves))
 }
 
 /// Configuration `c` with its `i`-th box pushed one square towards `dir`, if that square is
