@@ -437,18 +437,9 @@ fn run<M: Metric>(
             // A box frozen on a goal changes the distance table; otherwise the frozen set is the
             // parent's (see `frozen`).
             let table = if push.freezes_on_goal {
-                new.boxes.clone_from(&boxes);
-                new.boxes[push.index].sq = push.to;
-                let (held, room) = (f.bytes(a), f.room(a));
-                let made = successors
-                    .with_push(push, |board| f.bound.table_for(a, board, &new.boxes, room, &mut budget.stop_check()));
-                match made {
+                match frozen_table(a, &mut f, &mut budget, &mut successors, push, &boxes, &mut new.boxes) {
                     Ok(t) => t,
-                    Err(NoTable::Full) => return Err(budget.error(Stop::Memory, stats, f.store.len(), held)),
-                    Err(NoTable::Stopped) => {
-                        let stop = budget.stop_reason();
-                        return Err(budget.error(stop, stats, f.store.len(), held));
-                    }
+                    Err((stop, held)) => return Err(budget.error(stop, stats, f.store.len(), held)),
                 }
             } else {
                 node.table
@@ -459,23 +450,7 @@ fn run<M: Metric>(
             let Some(child_g) = M::add(node.g, M::edge(push.walk, weight)) else { continue };
             let h = hash(&child_key, push.player);
             match f.store.find(&child_key, push.player, h) {
-                Some(existing) => {
-                    let expanded = f.store.is_expanded(existing);
-                    if (!expanded || M::REOPEN) && M::better(child_g, f.store.node(existing).g) {
-                        if expanded {
-                            f.store.clear_expanded(existing);
-                        }
-                        let old = f.store.node_mut(existing);
-                        old.g = child_g;
-                        old.parent = Some(id);
-                        let f_cost = M::f(child_g, old.h, cap);
-                        if !over_cap(f_cost) {
-                            f.open.push(f_cost, child_g, existing);
-                        }
-                    } else {
-                        stats.duplicates += 1;
-                    }
-                }
+                Some(existing) => reopen(&mut f, &mut stats, (id, existing), child_g, cap, &over_cap),
                 None => {
                     new.keys.extend_from_slice(&child_key);
                     new.pending.push(Pending { g: child_g, hash: h, push: *push, table });
@@ -487,6 +462,58 @@ fn run<M: Metric>(
     }
     let held = f.bytes(a);
     Err(SolveError::Unsolvable(budget.finish(stats, f.store.len(), held)))
+}
+
+/// The distance table of the child of `push`, which freezes its box on a goal: `boxes` the
+/// parent's, `scratch` takes the child's. When the table does not fit or a limit stops it,
+/// why, with the bytes held before it.
+fn frozen_table<M: Metric>(
+    a: &Analysis,
+    f: &mut Frontier<M>,
+    budget: &mut Budget,
+    successors: &mut Successors,
+    push: &Successor,
+    boxes: &[BoxAt],
+    scratch: &mut Vec<BoxAt>,
+) -> Result<super::frozen::TableId, (Stop, usize)> {
+    scratch.clear();
+    scratch.extend_from_slice(boxes);
+    scratch[push.index].sq = push.to;
+    let (held, room) = (f.bytes(a), f.room(a));
+    let made = successors.with_push(push, |board| f.bound.table_for(a, board, scratch, room, &mut budget.stop_check()));
+    match made {
+        Ok(t) => Ok(t),
+        Err(NoTable::Full) => Err((Stop::Memory, held)),
+        Err(NoTable::Stopped) => Err((budget.stop_reason(), held)),
+    }
+}
+
+/// A child of `id` that is the stored state `existing`, reached at `child_g`: when that is
+/// better (and the state not expanded, or the metric reopens), it takes `id` as its parent and
+/// goes back on the open list under its new f (unless that reaches the cap); else a duplicate.
+fn reopen<M: Metric>(
+    f: &mut Frontier<M>,
+    stats: &mut Stats,
+    (id, existing): (NodeId, NodeId),
+    child_g: M::G,
+    cap: Option<u32>,
+    over_cap: &impl Fn(M::G) -> bool,
+) {
+    let expanded = f.store.is_expanded(existing);
+    if (!expanded || M::REOPEN) && M::better(child_g, f.store.node(existing).g) {
+        if expanded {
+            f.store.clear_expanded(existing);
+        }
+        let old = f.store.node_mut(existing);
+        old.g = child_g;
+        old.parent = Some(id);
+        let f_cost = M::f(child_g, old.h, cap);
+        if !over_cap(f_cost) {
+            f.open.push(f_cost, child_g, existing);
+        }
+    } else {
+        stats.duplicates += 1;
+    }
 }
 
 /// Whether `level` has no solution under its rule for want of boxes or goals.
