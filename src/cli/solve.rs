@@ -457,21 +457,19 @@ pub fn solve_watched(number: usize, level: &Level, config: &Config, show: impl F
     })
 }
 
-pub fn run(a: SolveArgs) -> Result<ExitCode> {
-    // Options first: nothing is read or solved when one is wrong.
+/// The search settings `solve`'s options ask for (an error for a combination that makes no
+/// sense).
+fn solve_config(a: &SolveArgs) -> Result<Config> {
     let config = a.search.config(Purpose::Solve)?;
     if a.improve && config.mode != Mode::Auto {
         anyhow::bail!("--improve applies to the default mode, auto (the other modes find one answer)");
     }
-    let config = Config { proof: if a.improve { Proof::Full } else { config.proof }, ..config };
-    let delay = animation_delay(a.delay)?;
-    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
-    let mut code = EXIT_OK;
-    let picked = a.select.pick(file.count)?;
-    check_weights(&config, picked.iter().filter_map(|&n| Some((format!("level {n}"), file.get(n).ok()?))))?;
-    let jobs = pool::worker_count(a.search.jobs);
-    let tty = std::io::stderr().is_terminal();
-    // A spinner on standard error while levels run; stdout stays clean.
+    Ok(Config { proof: if a.improve { Proof::Full } else { config.proof }, ..config })
+}
+
+/// The spinner on standard error while levels run (hidden when it is not a terminal; stdout
+/// stays clean): with several jobs it counts the levels done, else each level shows its own.
+fn spinner(tty: bool, jobs: usize, levels: usize) -> ProgressBar {
     let spinner = if tty { ProgressBar::new_spinner() } else { ProgressBar::hidden() };
     spinner.set_style(
         ProgressStyle::with_template("{spinner} {prefix}: {msg} [{elapsed}]")
@@ -479,9 +477,35 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     );
     if jobs > 1 {
         spinner.set_prefix(format!("{jobs} at once"));
-        spinner.set_message(format!("0 of {} levels done", picked.len()));
+        spinner.set_message(format!("0 of {levels} levels done"));
         spinner.enable_steady_tick(Duration::from_millis(100));
     }
+    spinner
+}
+
+/// Writes the `--out` file: each level of `found` (by number) with its solution, if solved.
+fn write_solutions(path: &std::path::Path, file: &LevelFile, found: &[(usize, Option<String>)]) -> Result<()> {
+    let blocks: Vec<sokoban::sok::Block> = found
+        .iter()
+        .filter_map(|(n, lurd)| {
+            let level = file.get(*n).ok()?;
+            Some(sokoban::sok::Block { number: *n, level, solutions: lurd.iter().cloned().collect() })
+        })
+        .collect();
+    super::write_output(path, &sokoban::sok::write(&blocks))
+}
+
+pub fn run(a: SolveArgs) -> Result<ExitCode> {
+    // Options first: nothing is read or solved when one is wrong.
+    let config = solve_config(&a)?;
+    let delay = animation_delay(a.delay)?;
+    let file = LevelFile::load_selected(&a.levels, &a.input, &a.select)?;
+    let mut code = EXIT_OK;
+    let picked = a.select.pick(file.count)?;
+    check_weights(&config, picked.iter().filter_map(|&n| Some((format!("level {n}"), file.get(n).ok()?))))?;
+    let jobs = pool::worker_count(a.search.jobs);
+    let tty = std::io::stderr().is_terminal();
+    let spinner = spinner(tty, jobs, picked.len());
     if let Some(out) = &a.out
         && super::same_file(out, &a.levels)
     {
@@ -550,14 +574,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode> {
     });
     spinner.finish_and_clear();
     if let Some(path) = &a.out {
-        let blocks: Vec<sokoban::sok::Block> = found
-            .iter()
-            .filter_map(|(n, lurd)| {
-                let level = file.get(*n).ok()?;
-                Some(sokoban::sok::Block { number: *n, level, solutions: lurd.iter().cloned().collect() })
-            })
-            .collect();
-        super::write_output(path, &sokoban::sok::write(&blocks))?;
+        write_solutions(path, &file, &found)?;
     }
     if let Some(e) = failure {
         return Err(e);
