@@ -263,8 +263,10 @@ fn solve_json_has_exactly_the_documented_fields() {
         assert_eq!(v["status"], "solved");
         // The default proves what is cheap to prove: the fewest pushes.
         assert_eq!(v["optimal"], "pushes");
-        // The fast engine found it; A* only proved it.
-        assert!(v["found_by"].as_str().unwrap().starts_with("first-pass"), "{v}");
+        // The fast engine found it (which of its searches depends on the clock: the backward
+        // searches run in time slices beside the passes); A* only proved it.
+        let found_by = v["found_by"].as_str().unwrap();
+        assert!(!found_by.is_empty() && found_by != "a-star", "{v}");
     }
     // --prove spends the limits on the proof: the fewest moves among them too.
     let (_, out, _) = sokoban(&["solve", "data/microban.xsb", "--level", "1", "--json", "--prove"]);
