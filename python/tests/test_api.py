@@ -77,7 +77,7 @@ def test_solve_simple_and_result_fields():
     assert (r.status, r.solved, r.lurd, r.moves, r.pushes, r.optimal) == ("solved", True, "R", 1, 1, "pushes,moves")
     assert r.nodes >= 1 and r.seconds >= 0 and r.error is None
     assert r.found_by == "a-star" == r.to_dict()["found_by"]
-    # The default's fast engine found it (which of its searches depends on the clock).
+    # The default's fast engine found it (with several cores its searches race each other).
     assert sk.solve(level).found_by not in ("", "a-star")
     assert json.loads(r.to_json()) == r.to_dict()
     assert r.to_dict()["box_lines"] == 1
