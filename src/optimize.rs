@@ -198,12 +198,18 @@ pub fn optimize_within(
     let complete = full && finished;
     let Some(dirs) = dirs else { return Ok(Optimized { complete: false, ..given }) };
     let Some(found) = replayed(level, &dirs) else { return Ok(given) };
+    Ok(better_or_given(level, metric, given, found, complete))
+}
+
+/// `found` when it is a valid solution of `level` better than `given` under `metric`, else
+/// `given`; either way with `complete` as the search that found it says.
+fn better_or_given(level: &Level, metric: Metric, given: Optimized, found: String, complete: bool) -> Optimized {
     let check = crate::verify::verify(level, &found);
     let better = key(metric, check.moves, check.pushes) < key(metric, given.moves, given.pushes);
     if check.is_valid_solution() && better {
-        Ok(Optimized { lurd: found, moves: check.moves, pushes: check.pushes, improved: true, complete })
+        Optimized { lurd: found, moves: check.moves, pushes: check.pushes, improved: true, complete }
     } else {
-        Ok(Optimized { complete, ..given })
+        Optimized { complete, ..given }
     }
 }
 
@@ -407,13 +413,7 @@ pub fn reorder_pushes(
     let given = checked(level, lurd)?;
     let mut halt = || deadline.is_some_and(|d| Instant::now() >= d) || stop();
     let Some((found, complete)) = reorder(level, &given.lurd, &mut halt) else { return Ok(given) };
-    let check = crate::verify::verify(level, &found);
-    let better = key(metric, check.moves, check.pushes) < key(metric, given.moves, given.pushes);
-    if check.is_valid_solution() && better {
-        Ok(Optimized { lurd: found, moves: check.moves, pushes: check.pushes, improved: true, complete })
-    } else {
-        Ok(Optimized { complete, ..given })
-    }
+    Ok(better_or_given(level, metric, given, found, complete))
 }
 
 /// One push of a solution: the square the box leaves and the direction it goes. The box itself
