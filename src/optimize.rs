@@ -103,7 +103,7 @@ pub fn optimize(level: &Level, lurd: &str, metric: Metric, limits: Limits) -> Re
 /// searches first: each radius costs far more than the one before). The reordering comes last
 /// because it only saves moves: under the pushes metric, a reordered path can leave the vicinity
 /// of the fewer-pushes solutions the radii would have found first (on the fast engine's XSokoban
-/// solutions, reordering right after radius 1 ended with more pushes on 9 of 48). Stops at the
+/// solutions, reordering right after radius 1 ended with more pushes on some). Stops at the
 /// deadline or when `stop` returns true, keeping the best solution found; `complete` says whether
 /// every step ran to its end around the final solution. With [`Limits::fewest_pushes`] the
 /// reordering comes right after radius 1.

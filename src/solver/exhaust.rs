@@ -30,9 +30,8 @@
 //!
 //! The fast engine asks before it expands a state, about the boxes around the one just moved
 //! (see `fast::search`), and checks every child against the patterns. Searches that proved
-//! nothing are remembered by a hash and not run again, which makes the budget cheap: on
-//! XSokoban at 10,000 expansions per level the engine solves 51 levels instead of 47 in 13%
-//! more time.
+//! nothing are remembered by a hash and not run again, which makes the budget cheap: the levels
+//! the dead search adds (BENCHMARKS.md, "What each technique adds") come at a small cost in time.
 //!
 //! The matching is kept per position as the box each goal is matched to, and repaired after a
 //! push by one augmenting-path search from the moved box (Kuhn's algorithm), usually in O(1):

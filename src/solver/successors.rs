@@ -194,8 +194,8 @@ impl KeptRegions {
 
 /// From this many boxes on, a region is crowded enough for its articulation points to pay
 /// (see [`Successors::child_player`]): with fewer (the dead searches of a few boxes) most
-/// pushes leave the region whole, and the search of the region cost the fast engine 5% on
-/// XSokoban 41 for the floods it saved.
+/// pushes leave the region whole, and the search of the region cost the fast engine more
+/// time than the floods it saved.
 const CROWDED: usize = 8;
 
 /// Whether the expanded state's articulation points are worked out (see

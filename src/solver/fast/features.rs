@@ -38,8 +38,8 @@ use crate::level::Dir;
 
 /// Connectivity values above this share one cell. States whose boxes cut the floor into many
 /// pockets are rarely on a solution's path, and giving each such count its own cell handed
-/// them a large share of the expansions (each cell gets one per round): on XSokoban at 10,000
-/// expansions per level, capping at 4 solved 31 levels against 27 uncapped (2: 30, 6: 30).
+/// them a large share of the expansions (each cell gets one per round): at a fixed budget the
+/// cap of 4 solves more levels than no cap, or a cap of 2 or 6 (see docs/benchmark-log.md).
 pub const MAX_REGIONS: u16 = 4;
 
 /// A feature-space cell: (packing, connectivity, filled, blocked, astray; 0 when not counted).

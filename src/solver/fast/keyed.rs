@@ -11,11 +11,11 @@
 //! finds a state touches that line and the state's key. The home slot follows the boxes alone
 //! (states that differ only in the player's region sit side by side), so the searches can
 //! [`Keyed::prefetch`] the slots of all the children of a state before they look any of them
-//! up: lookups were a tenth of the fast engine's time on the hard levels, nearly all of it
-//! waiting on memory, one child after another. A second stage,
+//! up: on the hard levels lookups were a sizeable part of the fast engine's time, nearly all of
+//! it waiting on memory, one child after another. A second stage,
 //! [`Keyed::prefetch_matches`], then asks for the keys and nodes of the states whose slots
 //! carry a child's hash tag, so a lookup that finds its state does not wait on them either
-//! (1.5–6% less time on XSokoban 41 and 28 at 500,000 expansions).
+//! (docs/benchmark-log.md has what each stage saved).
 
 use crate::analysis::Analysis;
 

@@ -14,9 +14,9 @@
 //! the plan is deterministic. The order in which goals are emptied, reversed, is the order in
 //! which to fill them: goals deep inside a goal room come first, its entrance last.
 //!
-//! Measured on XSokoban at 10,000 expansions per level (with connectivity capped): pulling
-//! towards start squares solved 34 levels against 31 for "any square that is not a goal",
-//! which can stop at a free square inside the goal room instead of the way the boxes come in.
+//! Pulling towards start squares solves more levels at a fixed budget than pulling to "any
+//! square that is not a goal" (see docs/benchmark-log.md), which can stop at a free square
+//! inside the goal room instead of the way the boxes come in.
 //!
 //! Parking and staging: when no box can get back to the start squares, one waits on a
 //! parking square that does not cut the floor (a step of the plan of its own: forward, the box

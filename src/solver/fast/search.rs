@@ -87,8 +87,8 @@ struct Child {
 }
 
 /// A cell's queue, smallest (weight, bound) first; ties go to the newest state, which carries
-/// on the line the search just followed (XSokoban at 10,000 expansions: 47 against 45 for the
-/// oldest first; Microban II 120 against 118; Sasquatch 13 against 14).
+/// on the line the search just followed (at a fixed budget it solves more XSokoban and
+/// Microban II levels than oldest first, and about as many Sasquatch ones).
 type Heap = BinaryHeap<Reverse<(u32, u32, Reverse<u32>)>>;
 
 struct Search {
@@ -1231,9 +1231,9 @@ impl<'r> Pass<'r> {
     /// Whether the picked state `id` (loaded) is dead: a learned pattern matches it, or the
     /// exhaustive search (see `crate::solver::exhaust`) proves dead the boxes round its last
     /// move, the small part of the floor that move closed off or a pocket's fence. Done on the
-    /// states picked rather than on every child made: most children are never picked, and the
-    /// search on all of them was half the time of a search on levels with many corners
-    /// (XSokoban 41). A dead state is marked expanded and never is.
+    /// states picked rather than on every child made: most children are never picked, and on
+    /// levels with many corners (XSokoban 41) the search on all of them took much of the time.
+    /// A dead state is marked expanded and never is.
     fn dead(&mut self, id: u32) -> Flow<bool> {
         let Inputs { a, .. } = self.inputs;
         let node = self.search.states.nodes[id as usize];
@@ -1447,7 +1447,7 @@ impl<'r> Pass<'r> {
     /// [`Self::live_child`]).
     fn child(&mut self, parent: &Parent, i: usize) -> Flow<()> {
         let Inputs { a, .. } = self.inputs;
-        // The clock is read on the budget's interval: reading it per child was 4% of the time.
+        // The clock is read on the budget's interval: read per child, it showed in the profile.
         if let Err(stop) = self.budget.poll() {
             return self.stop(stop);
         }
@@ -1853,25 +1853,23 @@ fn start_asides(level: &Level, a: &Analysis) -> Vec<Aside> {
 }
 
 /// A sprint starts only from a state with at most this many boxes off goals: from further
-/// away its few expansions rarely finish (XSokoban at 20,000 expansions: 8 solves the same
-/// levels as 6; 10, with 3,000 expansions a sprint, none more of the nine levels unsolved at
-/// 60 s, at 30 s), and records of boxes on goals come often early in a search.
+/// away its few expansions rarely finish (more boxes off goals, even with longer sprints,
+/// solved no more levels), and records of boxes on goals come often early in a search.
 const SPRINT_BOXES: usize = 6;
 
 /// A sprint starts only while the expansions the sprints took, with the new one's whole
 /// budget, are at most one in this many of the search's own: a small node limit is not spent on them
-/// (Sasquatch at 3,000 expansions: 12 levels with no cap, the same 18 as without sprints
-/// with it), while a long search (XSokoban 39 sprints after some 6,000) is hardly held back.
+/// (with no cap, the sprints ate a small budget and lost levels), while a long search
+/// (XSokoban 39's) is hardly held back.
 ///
 /// The first sprint is the exception, on a level with more boxes than [`SPRINT_BOXES`]: the
 /// first record with few boxes left often comes within a few hundred expansions, and there
 /// a fresh plan often finishes the level at once, where under the share alone the pass
-/// would first spend thousands of expansions below it (XSokoban at
-/// 100,000 expansions: the same levels in 0.71 of the expansions, geometric mean). Run
-/// before its share, it is left out of the share, so the sprints after it start where they
-/// would without it: counted, it held back a later record's sprint that finishes a level
-/// (Sasquatch III 44). On a smaller level every record qualifies, from the first box
-/// placed, and a sprint is no shorter than the pass itself.
+/// would first spend thousands of expansions below it (BENCHMARKS.md, "What each technique
+/// adds", has the expansions saved). Run before its share, it is left out of the share, so
+/// the sprints after it start where they would without it: counted, it held back a later
+/// record's sprint that finishes a level (Sasquatch III 44). On a smaller level every record
+/// qualifies, from the first box placed, and a sprint is no shorter than the pass itself.
 const SPRINT_SHARE: u64 = 4;
 
 /// The solved matchings of the states expanded lately ([`hungarian::Kept`]), a slot for
@@ -1920,9 +1918,9 @@ enum Sprint {
 /// level with the state as its start, a packing plan made afresh for its boxes, `budget`
 /// expansions. The search's plan was made for the start's boxes, and once boxes stand on
 /// goals out of its order its packing advice has nothing left to say, while a plan for the
-/// boxes still out often finishes such a state in a few hundred expansions (XSokoban 39 packs
-/// 21 of 25 goals in 3 s and then stalls for minutes on a state a fresh search solves in
-/// 128). It learns deadlock patterns of its own, and the backward searches stay out of it, so
+/// boxes still out often finishes such a state in a few hundred expansions (XSokoban 39's
+/// search packs 21 of its 25 goals early and then stalls on a state a fresh search solves at
+/// once). It learns deadlock patterns of its own, and the backward searches stay out of it, so
 /// the search goes on as if it had not run; its expansions count towards the node limit.
 #[allow(clippy::too_many_arguments)]
 fn sprint(
@@ -1957,8 +1955,7 @@ fn sprint(
     };
     // The boxes peeled off one at a time: the bases search (`super::bases`) costs about
     // as much as the sprint's own search, and a plan for a state a few boxes from solved
-    // leads no better for it (XSokoban at 100,000 expansions: the same expansions, the
-    // solved levels in 0.69 of the time).
+    // leads no better for it: peeled, the sprints take the same expansions in less time.
     let peel = Config { fast: FastOptions { bases: false, ..sub.fast }, ..sub.clone() };
     let Ok(plan) = plan(&start, a, &peel, Peel::OneByOne, started) else {
         return Sprint::Stopped;
@@ -2180,8 +2177,8 @@ mod tests {
 ###################
 ";
 
-    /// XSokoban 39 with 21 of its 25 goals filled, the state its search reaches in 3 s and then
-    /// stays behind for minutes: the plan made for the start's boxes packs only 18 goals here.
+    /// XSokoban 39 with 21 of its 25 goals filled, the state its search reaches early and then
+    /// cannot get past: the plan made for the start's boxes packs only 18 goals here.
     const LATE: &str = "\
 ###################
 ##############****#

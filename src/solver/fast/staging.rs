@@ -28,8 +28,8 @@ use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
 
 /// The squares a box may be tried on before it is given up (each try floods the floor): a
-/// bound on the work in huge levels of corridors. No level in `data/` needs more than 114
-/// tries for all its boxes together.
+/// bound on the work in huge levels of corridors, well above the tries any level in `data/`
+/// needs for all its boxes together.
 const MAX_FLOODS: usize = 256;
 
 /// A box that should step aside: from the square it starts on to the square it should wait on.
