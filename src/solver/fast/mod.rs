@@ -38,15 +38,16 @@
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
 //!   number of player regions); in the second pass also the number of boxes on goals in any
 //!   order, in the third whether boxes block the cheapest way to the plan's next goal
-//!   (`way.rs`); in the passes after a long limit's first round (the staging and third
-//!   passes) also whether some goal the plan has yet to fill has no box left that can reach
-//!   it in its turn (`plan_reach.rs`: a bipartite matching of the free boxes to the goals
+//!   (`way.rs`); in the first pass and in the passes after a long limit's first round (the
+//!   staging and third passes) also whether some goal the plan has yet to fill has no box left
+//!   that can reach it in its turn (`plan_reach.rs`: a bipartite matching of the free boxes to the goals
 //!   left, each goal reachable with the goals before it in the plan as walls). Such a state can be solved in another order but not along the
 //!   plan, and its low bound (it spent the nearest box) would take the turns of the states
 //!   that can; in cells of their own they keep theirs, the packing advisor does not lead into
-//!   one, and the lead cell is one that can follow the plan. The passes of the first round go
-//!   without: the test slows each expansion, and its cells change the order on levels the
-//!   first round solves in seconds, not always for the better.
+//!   one, and the lead cell is one that can follow the plan. The other searches of the first
+//!   round (the second pass, the other plan's pass, the midpoint's) go without: the test
+//!   slows each expansion, and they find their levels in the last seconds of a short limit,
+//!   where that costs more than the cells gain.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a picked state is expanded,
 //!   the boxes round the one just moved (up to six, linked through their 8-neighbourhoods and
 //!   through small pockets of floor the player cannot reach), the fence of a small part of
@@ -107,7 +108,7 @@
 //! [`solve_from`] runs the search in passes that share what the first learned (patterns, the
 //! backward trees), each with weights of its own (`passes`):
 //! 1. packing, connectivity, the opener (and staging in its long-limit rerun) cost 0, hotspots 1,
-//!    distance 2, any other move 3;
+//!    distance 2, any other move 3; the states astray from the plan have cells of their own;
 //! 2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
 //!    cells count the boxes on goals too, and the plan is the layered one (worked out when
 //!    the pass starts; most levels never get there);
@@ -322,7 +323,7 @@ fn schedule(
         match &round {
             Err(SolveError::Timeout(_)) => match peeled_plan(level, a, config, plan, started) {
                 Ok(peeled) => {
-                    let closing = closing.map(|w| after_first_round(&config.fast, w));
+                    let closing = closing.map(|w| with_plan_reach(&config.fast, w));
                     let after = Last { plan: peeled.as_ref().unwrap_or(plan), closing, ..last };
                     let r = staging_after(&after, learned, third, round);
                     close_with_rest(&after, learned, r)
@@ -376,7 +377,11 @@ fn short_schedule(
         let mut r = match layered {
             Ok(layered) => {
                 let plan = layered.as_ref().unwrap_or(plan);
-                let r = search::run(level, a, plan, hot, run_config, passes[pass], learned);
+                let weights = match pass {
+                    0 => with_plan_reach(&config.fast, passes[0]),
+                    _ => passes[pass],
+                };
+                let r = search::run(level, a, plan, hot, run_config, weights, learned);
                 r.map(|s| s.credited([found::FIRST_PASS, found::SECOND_PASS][pass]))
             }
             Err(e) => Err(e),
@@ -532,7 +537,7 @@ fn staging_after(
 /// The staging pass's weights: the first pass's `first`, with the staging advisor's moves
 /// free (unless `--no-staging`), as a pass after a long limit's first round.
 fn staging_weights(fast: &FastOptions, first: Weights) -> Weights {
-    after_first_round(fast, Weights { staging: fast.staging.then_some(0), ..first })
+    with_plan_reach(fast, Weights { staging: fast.staging.then_some(0), ..first })
 }
 
 /// Under a long limit, the first round's `result`, or when it ran out of time a first pass
@@ -555,9 +560,10 @@ fn staged_after(
         .map(|s| s.credited(found::STAGED_PASS))
 }
 
-/// `weights` for a pass after a long limit's first round (and its portfolio lane): such
-/// passes set apart the states astray from the plan (see the module docs).
-fn after_first_round(fast: &FastOptions, weights: Weights) -> Weights {
+/// `weights` with the cells that set apart the states astray from the plan (`plan_reach.rs`,
+/// unless `--no-plan-reach`): the first pass's, and those of the passes after a long limit's
+/// first round (and the portfolio's staging lane); see the module docs.
+fn with_plan_reach(fast: &FastOptions, weights: Weights) -> Weights {
     Weights { astray: fast.plan_reach, ..weights }
 }
 
