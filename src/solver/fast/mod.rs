@@ -40,14 +40,15 @@
 //!   order, in the third whether boxes block the cheapest way to the plan's next goal
 //!   (`way.rs`); in the first pass and in the passes after a long limit's first round (the
 //!   staging and third passes) also whether some goal the plan has yet to fill has no box left
-//!   that can reach it in its turn (`plan_reach.rs`: a bipartite matching of the free boxes to the goals
-//!   left, each goal reachable with the goals before it in the plan as walls). Such a state can be solved in another order but not along the
+//!   that can reach it in its turn (`plan_reach.rs`: a bipartite matching of the free boxes to
+//!   the goals left, each goal reachable with the goals before it in the plan as walls). Such a state can be solved in another order but not along the
 //!   plan, and its low bound (it spent the nearest box) would take the turns of the states
 //!   that can; in cells of their own they keep theirs, the packing advisor does not lead into
 //!   one, and the lead cell is one that can follow the plan. The other searches of the first
 //!   round (the second pass, the other plan's pass, the midpoint's) go without: the test
-//!   slows each expansion, and they find their levels in the last seconds of a short limit,
-//!   where that costs more than the cells gain.
+//!   slows each expansion; in the other plan's pass and the midpoint's search the cells lost
+//!   levels that those find in a short limit's last seconds, and in the second pass they have
+//!   not been shown to pay.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a picked state is expanded,
 //!   the boxes round the one just moved (up to six, linked through their 8-neighbourhoods and
 //!   through small pockets of floor the player cannot reach), the fence of a small part of
@@ -783,7 +784,9 @@ pub(super) const SPRINT_EXPANSIONS: u64 = 500;
 /// The passes' weights (see the module docs): the first with the hotspot advisor (unless
 /// `config` turns it off) and a mild distance advisor, the second with a full-strength
 /// distance advisor, no hotspots, and the goals filled in any order as a feature; the third,
-/// run under long limits only, the first's advice with the blocked feature.
+/// run under long limits only, the first's advice with the blocked feature. The first pass
+/// itself adds the plan-reach cells (`short_schedule`, [`with_plan_reach`]): the other
+/// searches that take its weights (the other plan's pass, the midpoint's) go without.
 fn passes(config: &Config) -> [Weights; 3] {
     let hotspots = config.fast.hotspots.then_some(1);
     let sprint = config.fast.sprints.then_some(SPRINT_EXPANSIONS);
