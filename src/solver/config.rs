@@ -253,11 +253,11 @@ pub struct FastOptions {
     /// line leaves boxes on the board, and under a long limit a pass follows it after the
     /// first round; off, neither.
     pub staged: bool,
-    /// In the first pass, the passes after a long limit's first round (the staging and third
-    /// passes) and on the portfolio's staging lane, a state in which some goal the plan has yet
-    /// to fill has no box left that can reach it in its turn gets cells of its own, and the packing
-    /// advisors do not lead into one from a state that can follow the plan; off, such states
-    /// share their cells and get packing advice.
+    /// In the first two passes, the passes after a long limit's first round (the staging and
+    /// third passes) and on the portfolio's staging lane, a state in which some goal the plan
+    /// has yet to fill has no box left that can reach it in its turn gets cells of its own, and
+    /// the packing advisors do not lead into one from a state that can follow the plan; off,
+    /// such states share their cells and get packing advice.
     pub plan_reach: bool,
     /// The rooms advisor (off by default): a move that cuts fewer links between the level's
     /// rooms (open areas joined by corridors and doorways) and keeps the plan's progress

@@ -38,17 +38,16 @@
 //! - **Feature space** (`features.rs`): a state's cell is (packing progress in plan order,
 //!   number of player regions); in the second pass also the number of boxes on goals in any
 //!   order, in the third whether boxes block the cheapest way to the plan's next goal
-//!   (`way.rs`); in the first pass and in the passes after a long limit's first round (the
-//!   staging and third passes) also whether some goal the plan has yet to fill has no box left
-//!   that can reach it in its turn (`plan_reach.rs`: a bipartite matching of the free boxes to
-//!   the goals left, each goal reachable with the goals before it in the plan as walls). Such a state can be solved in another order but not along the
-//!   plan, and its low bound (it spent the nearest box) would take the turns of the states
-//!   that can; in cells of their own they keep theirs, the packing advisor does not lead into
-//!   one, and the lead cell is one that can follow the plan. The other searches of the first
-//!   round (the second pass, the other plan's pass, the midpoint's) go without: the test
-//!   slows each expansion; in the other plan's pass and the midpoint's search the cells lost
-//!   levels that those find in a short limit's last seconds, and in the second pass they have
-//!   not been shown to pay.
+//!   (`way.rs`); in the first two passes and in the passes after a long limit's first round
+//!   (the staging and third passes) also whether some goal the plan has yet to fill has no
+//!   box left that can reach it in its turn (`plan_reach.rs`: a bipartite matching of the
+//!   free boxes to the goals left, each goal reachable with the goals before it in the plan
+//!   as walls). Such a state can be solved in another order but not along the plan, and its
+//!   low bound (it spent the nearest box) would take the turns of the states that can; in
+//!   cells of their own they keep theirs, the packing advisor does not lead into one, and the
+//!   lead cell is one that can follow the plan. The other searches of the first round (the
+//!   other plan's pass, the midpoint's) go without: the test slows each expansion, and there
+//!   the cells lost levels that those searches find in a short limit's last seconds.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a picked state is expanded,
 //!   the boxes round the one just moved (up to six, linked through their 8-neighbourhoods and
 //!   through small pockets of floor the player cannot reach), the fence of a small part of
@@ -111,7 +110,7 @@
 //! 1. packing, connectivity, the opener (and staging in its long-limit rerun) cost 0, hotspots 1,
 //!    distance 2, any other move 3; the states astray from the plan have cells of their own;
 //! 2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
-//!    cells count the boxes on goals too, and the plan is the layered one (worked out when
+//!    cells count the boxes on goals too and set the astray states apart, and the plan is the layered one (worked out when
 //!    the pass starts; most levels never get there);
 //! 3. under a time limit above `FIRST_ROUND`, or under short limits on what the midpoint
 //!    leaves: the first pass's advice, afresh, with cells that say whether boxes block the
@@ -378,10 +377,7 @@ fn short_schedule(
         let mut r = match layered {
             Ok(layered) => {
                 let plan = layered.as_ref().unwrap_or(plan);
-                let weights = match pass {
-                    0 => with_plan_reach(&config.fast, passes[0]),
-                    _ => passes[pass],
-                };
+                let weights = with_plan_reach(&config.fast, passes[pass]);
                 let r = search::run(level, a, plan, hot, run_config, weights, learned);
                 r.map(|s| s.credited([found::FIRST_PASS, found::SECOND_PASS][pass]))
             }
@@ -562,8 +558,8 @@ fn staged_after(
 }
 
 /// `weights` with the cells that set apart the states astray from the plan (`plan_reach.rs`,
-/// unless `--no-plan-reach`): the first pass's, and those of the passes after a long limit's
-/// first round (and the portfolio's staging lane); see the module docs.
+/// unless `--no-plan-reach`): the first two passes', and those of the passes after a long
+/// limit's first round (and the portfolio's staging lane); see the module docs.
 fn with_plan_reach(fast: &FastOptions, weights: Weights) -> Weights {
     Weights { astray: fast.plan_reach, ..weights }
 }
@@ -784,9 +780,10 @@ pub(super) const SPRINT_EXPANSIONS: u64 = 500;
 /// The passes' weights (see the module docs): the first with the hotspot advisor (unless
 /// `config` turns it off) and a mild distance advisor, the second with a full-strength
 /// distance advisor, no hotspots, and the goals filled in any order as a feature; the third,
-/// run under long limits only, the first's advice with the blocked feature. The first pass
-/// itself adds the plan-reach cells (`short_schedule`, [`with_plan_reach`]): the other
-/// searches that take its weights (the other plan's pass, the midpoint's) go without.
+/// run under long limits only, the first's advice with the blocked feature. The first two
+/// passes themselves add the plan-reach cells (`short_schedule`, [`with_plan_reach`]): the
+/// other searches that take the first's weights (the other plan's pass, the midpoint's) go
+/// without.
 fn passes(config: &Config) -> [Weights; 3] {
     let hotspots = config.fast.hotspots.then_some(1);
     let sprint = config.fast.sprints.then_some(SPRINT_EXPANSIONS);
