@@ -45,9 +45,10 @@
 //!   as walls). Such a state can be solved in another order but not along the plan, and its
 //!   low bound (it spent the nearest box) would take the turns of the states that can; in
 //!   cells of their own they keep theirs, the packing advisor does not lead into one, and the
-//!   lead cell is one that can follow the plan. The other searches of the first round (the
-//!   other plan's pass, the midpoint's) go without: the test slows each expansion, and there
-//!   the cells lost levels that those searches find in a short limit's last seconds.
+//!   lead cell is one that can follow the plan. The other plan's pass and the search that
+//!   finishes the midpoint's line go without (the midpoint's own solve of its imagined level
+//!   runs the short schedule, cells included): the test slows each expansion, and there the
+//!   cells lost levels that those searches find in a short limit's last seconds.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a picked state is expanded,
 //!   the boxes round the one just moved (up to six, linked through their 8-neighbourhoods and
 //!   through small pockets of floor the player cannot reach), the fence of a small part of
@@ -782,8 +783,8 @@ pub(super) const SPRINT_EXPANSIONS: u64 = 500;
 /// distance advisor, no hotspots, and the goals filled in any order as a feature; the third,
 /// run under long limits only, the first's advice with the blocked feature. The first two
 /// passes themselves add the plan-reach cells (`short_schedule`, [`with_plan_reach`]): the
-/// other searches that take the first's weights (the other plan's pass, the midpoint's) go
-/// without.
+/// other searches that take the first's weights (the other plan's pass, the one that
+/// finishes the midpoint's line) go without.
 fn passes(config: &Config) -> [Weights; 3] {
     let hotspots = config.fast.hotspots.then_some(1);
     let sprint = config.fast.sprints.then_some(SPRINT_EXPANSIONS);
