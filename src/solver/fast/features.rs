@@ -20,11 +20,11 @@
 //!   (capped at 2, 3 or 8) split the cells finer and cost more levels than it gained.
 //!
 //! - **astray** (only in searches that ask for it: the first two passes and the passes after a
-//!   long limit's first round, see `super`): 1 when some goal the plan has yet to fill has no box
-//!   left that can reach it in its turn (see `super::plan_reach`). Such a state can still be solved in another order, but not along
-//!   the plan, and its matching bound is often the lowest around (the box it spent was the
-//!   nearest): sharing a cell with the states that can follow the plan, it would take their
-//!   turns. The lead cell (see `super::search`) is one that follows the plan, when any does.
+//!   long limit's first round, see `super`): 1 when some goal the plan has yet to fill has no
+//!   box left that can reach it in its turn (see `super::plan_reach`). Such a state can still
+//!   be solved in another order, but not along the plan, and its matching bound is often the
+//!   lowest around (the box it spent was the nearest): sharing a cell with the states that can
+//!   follow the plan, it would take their turns. The lead cell (see `super::search`) is one that follows the plan, when any does.
 //!
 //! A cell is the whole vector; a state's cell depends on its boxes alone. Boxes on doorways
 //! (articulation squares of the floor) and obstructed links between rooms (FESS's room

@@ -111,8 +111,8 @@
 //! 1. packing, connectivity, the opener (and staging in its long-limit rerun) cost 0, hotspots 1,
 //!    distance 2, any other move 3; the states astray from the plan have cells of their own;
 //! 2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
-//!    cells count the boxes on goals too and set the astray states apart, and the plan is the layered one (worked out when
-//!    the pass starts; most levels never get there);
+//!    cells count the boxes on goals too and set the astray states apart, and the plan is
+//!    the layered one (worked out when the pass starts; most levels never get there);
 //! 3. under a time limit above `FIRST_ROUND`, or under short limits on what the midpoint
 //!    leaves: the first pass's advice, afresh, with cells that say whether boxes block the
 //!    way to the plan's next goal (and, after a long limit's first round, whether the state
