@@ -13,8 +13,11 @@
 //! by its matching (`super::pull::Backward::best`), when that is a small part of the goals'
 //! distance from the start: the backward search did most of the work, and the forward part
 //! is short. The level with that state's box squares as its goals (the same board, so the
-//! same square numbering) is solved by the fast engine itself, then the backward line's
-//! pushes follow. States whose player reaches all the free floor come first, since the join
+//! same square numbering) is solved by the fast engine itself, by its first pass alone for
+//! the whole of the midpoint's share (`super::Board::Imagined`): that level asks only for
+//! the boxes to go where the backward line found them, which the first pass does within
+//! its first second or not at all, and the seconds the short schedule would give the second
+//! pass are the difference on a slower day. Then the backward line's pushes follow. States whose player reaches all the free floor come first, since the join
 //! then holds wherever the forward part leaves the player; when no such state is near
 //! enough, the forward part may leave the player in another region than the backward
 //! state's, and a search of the level from where it ends ([`finish_from`], as a sprint, with
@@ -71,7 +74,7 @@ fn aim(
     learned.backward.state(search, id, &mut boxes);
     let mid = midpoint_level(level, a, &boxes)?;
     let mid_a = Analysis::new(&mid);
-    let first = match super::solve_passes(&mid, &mid_a, config, started, false) {
+    let first = match super::solve_passes(&mid, &mid_a, config, started, super::Board::Imagined) {
         Ok(first) => first,
         Err(e) => return Some(Err(e)),
     };

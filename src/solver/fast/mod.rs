@@ -47,7 +47,7 @@
 //!   cells of their own they keep theirs, the packing advisor does not lead into one, and the
 //!   lead cell is one that can follow the plan. The other plan's pass and the search that
 //!   finishes the midpoint's line go without (the midpoint's own solve of its imagined level
-//!   runs the short schedule, cells included): the test slows each expansion, and there the
+//!   runs the first pass, cells included): the test slows each expansion, and there the
 //!   cells lost levels that those searches find in a short limit's last seconds.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a picked state is expanded,
 //!   the boxes round the one just moved (up to six, linked through their 8-neighbourhoods and
@@ -96,10 +96,11 @@
 //!   (the searches meet). Goal areas jam forwards and never backwards (a pulled box can
 //!   always be pushed back), so levels whose difficulty is the packing often fall this way.
 //!   They run a slice at a time between forward expansions, for a tenth of the limits each.
-//! - **Midpoint** (`midpoint.rs`, after Festival's "imagined board"): under short limits (and
-//!   in a long limit's first round), when the passes fail, the last share goes to a forward solve of the level with
-//!   its goals moved onto the boxes of the backward searches' state nearest the start, when
-//!   they got most of the way; that state's undone pulls finish the solution (after a short search that meets the backward
+//! - **Midpoint** (`midpoint.rs`, after Festival's "imagined board"): under short limits
+//!   (and in a long limit's first round), when the passes fail, the last share goes to a
+//!   forward solve (the first pass alone) of the level with its goals moved onto the boxes
+//!   of the backward searches' state nearest the start, when they got most of the way; that
+//!   state's undone pulls finish the solution (after a short search that meets the backward
 //!   trees when the forward line leaves the player in another region). In goal-room
 //!   levels the backward searches empty the room and stall on the storage outside it, which
 //!   the forward passes, aimed at the goals, never sort out towards their line.
@@ -216,17 +217,27 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
 /// can take seconds on a huge level, so the time limit covers it too). The reported seconds
 /// count from `started`.
 pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant) -> Result<Solution, SolveError> {
-    solve_passes(level, a, config, started, config.fast.pulls)
+    solve_passes(level, a, config, started, Board::Given)
 }
 
-/// [`solve_from`]'s passes, and with `midpoint` under short limits the midpoint last (see the
-/// module docs); the midpoint's own solve runs without one.
+/// Which level a schedule searches: it sets what the short schedule runs (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Board {
+    /// The level itself: the two passes, the other plan's pass and, with the backward
+    /// searches, the midpoint.
+    Given,
+    /// The midpoint's imagined level (its goals on a backward state's boxes): the first pass
+    /// alone, for the whole of the few seconds the midpoint has.
+    Imagined,
+}
+
+/// [`solve_from`]'s passes on `board` (see [`Board`]).
 fn solve_passes(
     level: &Level,
     a: &Analysis,
     config: &Config,
     started: Instant,
-    midpoint: bool,
+    board: Board,
 ) -> Result<Solution, SolveError> {
     if !handles(level, a) {
         let config = Config { mode: Mode::Pushes, ..config.clone() };
@@ -250,7 +261,7 @@ fn solve_passes(
         let shared = portfolio::Shared { level, a, plan: &plan, peeled, hot: &hot, passes };
         return portfolio::solve(&shared, config, started);
     }
-    let mut result = one_thread(level, a, config, started, midpoint, (&plan, &hot, passes), |backward| {
+    let mut result = one_thread(level, a, config, started, board, (&plan, &hot, passes), |backward| {
         search::Learned::new(a, backward)
     });
     // The time is the whole solve's.
@@ -268,7 +279,7 @@ fn one_thread(
     a: &Analysis,
     config: &Config,
     started: Instant,
-    midpoint: bool,
+    board: Board,
     inputs: (&packing::PackingPlan, &Hotspots, [Weights; 3]),
     learned: impl FnOnce(pull::Backward) -> search::Learned,
 ) -> Result<Solution, SolveError> {
@@ -276,7 +287,7 @@ fn one_thread(
     let backward = if config.fast.pulls { pull::Backward::new(level, a, config) } else { pull::Backward::none() };
     // Deadlock patterns learned by one pass hold in the next, and the backward trees go on.
     let mut learned = learned(backward);
-    let mut result = schedule(level, a, config, started, midpoint, inputs, &mut learned);
+    let mut result = schedule(level, a, config, started, board, inputs, &mut learned);
     search::stats_of(&mut result).add(&learned.backward.stats());
     result
 }
@@ -299,7 +310,7 @@ fn schedule(
     a: &Analysis,
     config: &Config,
     started: Instant,
-    midpoint: bool,
+    board: Board,
     (plan, hot, passes): (&packing::PackingPlan, &Hotspots, [Weights; 3]),
     learned: &mut search::Learned,
 ) -> Result<Solution, SolveError> {
@@ -312,7 +323,7 @@ fn schedule(
         // A long limit: the first round is the short schedule of `FIRST_ROUND`, then the
         // staging pass and the third pass.
         let round_config = Config { time_limit: Some(FIRST_ROUND), ..config.clone() };
-        let round = short_schedule(&Last { config: &round_config, ..last }, learned, &passes, midpoint);
+        let round = short_schedule(&Last { config: &round_config, ..last }, learned, &passes, board);
         let round = staged_after(&last, learned, round);
         // The third pass has the last part of the limit (none when it is off).
         let third = match config.fast.blocked {
@@ -334,24 +345,26 @@ fn schedule(
             _ => round,
         }
     } else {
-        short_schedule(&last, learned, &passes, midpoint)
+        short_schedule(&last, learned, &passes, board)
     }
 }
 
 /// The schedule under short limits (see the module docs), under `last.config`'s: the first
-/// two passes, one after the other, the other bases plan's pass, then with `midpoint` the
-/// midpoint, and the third pass only on what the midpoint leaves. Without any limit the first
-/// pass is the whole search.
+/// two passes, one after the other, the other bases plan's pass, then with the backward
+/// searches the midpoint, and the third pass only on what the midpoint leaves; on an imagined
+/// `board` the first pass alone. Without any limit the first pass is the whole search.
 fn short_schedule(
     last: &Last<'_>,
     learned: &mut search::Learned,
     passes: &[Weights; 3],
-    midpoint: bool,
+    board: Board,
 ) -> Result<Solution, SolveError> {
     let Last { level, a, config, forward_nodes, plan, hot, started, .. } = *last;
     let limited = config.time_limit.is_some() || config.node_limit.is_some();
-    let passes = &passes[..2];
-    let mut midpoint = midpoint && limited;
+    let (passes, mut midpoint) = match board {
+        Board::Given => (&passes[..2], config.fast.pulls && limited),
+        Board::Imagined => (&passes[..1], false),
+    };
     let mut spent = Stats::default();
     let mut other = None;
     let mut pass = 0;

@@ -170,7 +170,7 @@ pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<S
                     None => {
                         let Shared { level, a, plan, hot, passes, .. } = *shared;
                         let inputs = (plan, hot, passes);
-                        super::one_thread(level, a, &lane_config, started, lane_config.fast.pulls, inputs, learned)
+                        super::one_thread(level, a, &lane_config, started, super::Board::Given, inputs, learned)
                     }
                     Some(other) => {
                         run_lane(shared, &others[other], &lane_config, learned(pull::Backward::none()), started)
