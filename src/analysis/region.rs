@@ -403,7 +403,8 @@ mod tests {
         assert!((0..3).all(|i| !marks.has(s(i))), "stamps from before the wrap do not count");
     }
 
-    /// The squares the relaxed flood `backward` or not takes a box on `from` to, `blocked` as walls.
+    /// The squares the relaxed flood `backward` or not takes a box on `from` to, `blocked` as
+    /// walls.
     fn relaxed(a: &Analysis, from: Sq, blocked: Sq, backward: bool) -> Vec<bool> {
         let mut seen = vec![false; a.squares()];
         seen[from.index()] = true;

@@ -12,8 +12,8 @@ pub fn worker_count(jobs: usize) -> usize {
 
 /// Runs `work(i)` for every `i` in `0..count` on `jobs` threads (a thread takes the next index
 /// when it finishes one, so long and short jobs mix). `done(i, result)` is called on the calling
-/// thread, in index order, as soon as job `i` and every job before it have finished. A job that panics re-raises the panic
-/// here once the other workers have stopped.
+/// thread, in index order, as soon as job `i` and every job before it have finished. A job that
+/// panics re-raises the panic here once the other workers have stopped.
 pub fn in_order<T: Send>(count: usize, jobs: usize, work: impl Fn(usize) -> T + Sync, mut done: impl FnMut(usize, T)) {
     let jobs = jobs.clamp(1, count.max(1));
     if jobs == 1 {

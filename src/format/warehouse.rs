@@ -200,8 +200,8 @@ pub fn header_line(level: &Level) -> String {
 
 /// The board rows of a board of this level (the start or any position drawn with
 /// `rules::Position::to_raw`), `!` for the player on a goal and the outside as spaces, every row
-/// padded to the board's width as the course prints boards. The board must be closed (see [`crate::format::write`], which adds a wall ring
-/// to open boards).
+/// padded to the board's width as the course prints boards. The board must be closed (see
+/// [`crate::format::write`], which adds a wall ring to open boards).
 pub fn raw_rows(level: &Level, raw: &RawBoard) -> Vec<String> {
     let spell = |cell: RawCell| if cell.goal && cell.player { '!' } else { super::xsb::cell_char(cell) };
     padded(super::xsb::rows_with(level, raw, spell))

@@ -193,14 +193,14 @@ pub const FOUND_BY: &str = "a-star";
 /// Runs A* on `level` with the given analysis, minimising `objective`.
 ///
 /// The pushes objective runs in two passes. The first proves the fewest pushes over states
-/// merged by player region, with PI-corral pruning. Then (unless [`AStarOptions::moves_tiebreak`](super::AStarOptions::moves_tiebreak) is
-/// off) the optimizer ([`crate::optimize`]: vicinity searches and a reordering of the pushes,
-/// pushes fixed, moves minimised) shortens that solution's walks under a quarter of the time
-/// left, and the second pass searches exact player squares for a solution with that many pushes
-/// and fewer moves than the shortened one (pushes capped at the first pass's count, moves below
-/// the shortened solution's). It reports
-/// `pushes,moves` when it finishes within the solve's limits (time, memory and nodes are shared
-/// by all passes): with the solution it found, or with the shortened one when it proved that
+/// merged by player region, with PI-corral pruning. Then (unless
+/// [`AStarOptions::moves_tiebreak`](super::AStarOptions::moves_tiebreak) is off) the optimizer
+/// ([`crate::optimize`]: vicinity searches and a reordering of the pushes, pushes fixed, moves
+/// minimised) shortens that solution's walks under a quarter of the time left, and the second pass
+/// searches exact player squares for a solution with that many pushes and fewer moves than the
+/// shortened one (pushes capped at the first pass's count, moves below the shortened solution's).
+/// It reports `pushes,moves` when it finishes within the solve's limits (time, memory and nodes are
+/// shared by all passes): with the solution it found, or with the shortened one when it proved that
 /// none has fewer moves. If the limits stop it, the shortened solution is returned, proven in
 /// pushes only.
 pub fn solve(level: &Level, a: &Analysis, config: &Config, objective: Objective) -> Result<Solution, SolveError> {

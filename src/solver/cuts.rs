@@ -239,8 +239,9 @@ impl Cuts {
     /// After [`Cuts::grow_tree`] with every box in place for each free square beside `lifted`,
     /// the box on `lifted` standing on `pos` instead (`occupied` says so): the side groups of
     /// `pos` (sides that stay joined share a label, see [`labels_of`]), and for each free side
-    /// the lowest square of the part of the floor it opens on ([`NONE`] for a wall or a box). Two sides are joined when they are in the
-    /// forest without `pos`, or when both parts touch `lifted`, which the box has left.
+    /// the lowest square of the part of the floor it opens on ([`NONE`] for a wall or a box). Two
+    /// sides are joined when they are in the forest without `pos`, or when both parts touch
+    /// `lifted`, which the box has left.
     #[inline]
     pub(crate) fn lifted_sides(&self, a: &Analysis, occupied: &[u8], lifted: usize, pos: usize) -> ([u8; 4], [u16; 4]) {
         const JOIN: u32 = u32::MAX - 2;

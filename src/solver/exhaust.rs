@@ -4,12 +4,12 @@
 //! matching): the boxes can still move, but every way they can move ends in one of those
 //! tests. [`Exhaust::proves_dead`] searches all push sequences of a set of boxes (the
 //! positions nearest to the goals first, which only decides how soon a live set turns up a way
-//! to the goals: the verdict is the same in any order) under the rules of the A* engine ([`super::successors`]: dead squares, freeze, 2×2,
-//! PI-corral restriction), plus a check that the boxes can still be matched to distinct goals
-//! they can reach, and says "dead" only when that search runs out of positions, within its
-//! budget, without putting every box on a goal. Every rule it prunes with is sound for "is
-//! there any solution" and the transposition table holds full keys, so "dead" is a proof; a
-//! search that hits its budget proves nothing.
+//! to the goals: the verdict is the same in any order) under the rules of the A* engine
+//! ([`super::successors`]: dead squares, freeze, 2×2, PI-corral restriction), plus a check that the
+//! boxes can still be matched to distinct goals they can reach, and says "dead" only when that
+//! search runs out of positions, within its budget, without putting every box on a goal. Every rule
+//! it prunes with is sound for "is there any solution" and the transposition table holds full keys,
+//! so "dead" is a proof; a search that hits its budget proves nothing.
 //!
 //! A search also stops, proving nothing, at a position whose boxes shut no part of the floor
 //! away from the player (*open floor*). The sets these searches prove dead are jams against

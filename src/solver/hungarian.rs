@@ -29,7 +29,8 @@ pub struct Hungarian {
     /// The columns used in the current phase, with the running total of shifts when each
     /// joined (see `add_row`).
     joined: Vec<(usize, i64)>,
-    /// The duals and matching saved by [`Hungarian::save`], the start of [`Hungarian::resolve_row`].
+    /// The duals and matching saved by [`Hungarian::save`], the start of
+    /// [`Hungarian::resolve_row`].
     saved_u: Vec<i64>,
     saved_v: Vec<i64>,
     saved_p: Vec<usize>,

@@ -197,9 +197,10 @@ fn auto(
 ///
 /// [`Proof::Full`]: the solve's own limits (A*'s clock is the solve's). [`Proof::Cheap`]: a
 /// quarter of the time finding took or [`CHEAP_PROOF_FLOOR`], whichever is longer, at most
-/// [`CHEAP_PROOF_MEMORY`], and the fewest pushes only (no second pass for the moves). Under a node limit the allowance counts expansions instead
-/// (as many as finding took, at least [`CHEAP_PROOF_NODES`]), so the answer does not depend
-/// on the machine's speed. The solve's own limits hold in every case.
+/// [`CHEAP_PROOF_MEMORY`], and the fewest pushes only (no second pass for the moves). Under a node
+/// limit the allowance counts expansions instead (as many as finding took, at least
+/// [`CHEAP_PROOF_NODES`]), so the answer does not depend on the machine's speed. The solve's own
+/// limits hold in every case.
 fn proving(config: &Config, found: &Stats, started: std::time::Instant) -> Config {
     let pushes = Config { mode: Mode::Pushes, on_solution: None, ..config.clone() };
     if config.proof == Proof::Full {

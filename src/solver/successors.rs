@@ -7,11 +7,12 @@
 //! counts moves), a second region search for the child's normalised player, the freeze-check
 //! path and the corral finder. Nothing is allocated per state once the buffers have grown.
 //!
-//! A search that stores its positions can also keep their regions ([`Successors::keeping_regions`]):
-//! each child's region comes out as a bitset, made from the flood that finds the child's
-//! player or, when the push leaves the region as it was but for the two squares, from the
-//! parent's; [`Successors::expand_within`] with [`Start::Region`] then expands a position in a region known already, so a
-//! position's region is flooded once, when it is made, instead of again when it is expanded.
+//! A search that stores its positions can also keep their regions
+//! ([`Successors::keeping_regions`]): each child's region comes out as a bitset, made from the
+//! flood that finds the child's player or, when the push leaves the region as it was but for the
+//! two squares, from the parent's; [`Successors::expand_within`] with [`Start::Region`] then
+//! expands a position in a region known already, so a position's region is flooded once, when it is
+//! made, instead of again when it is expanded.
 //!
 //! Pushes come out in a fixed order (boxes in key order, then up, right, down, left), so a
 //! search that consumes them in order is deterministic.

@@ -24,7 +24,8 @@
 //!   box left that can reach it in its turn (see `super::plan_reach`). Such a state can still
 //!   be solved in another order, but not along the plan, and its matching bound is often the
 //!   lowest around (the box it spent was the nearest): sharing a cell with the states that can
-//!   follow the plan, it would take their turns. The lead cell (see `super::search`) is one that follows the plan, when any does.
+//!   follow the plan, it would take their turns. The lead cell (see `super::search`) is one that
+//!   follows the plan, when any does.
 //!
 //! A cell is the whole vector; a state's cell depends on its boxes alone. Boxes on doorways
 //! (articulation squares of the floor) and obstructed links between rooms (FESS's room

@@ -17,16 +17,16 @@
 //! the whole of the midpoint's share (`super::Board::Imagined`): that level asks only for
 //! the boxes to go where the backward line found them, which the first pass does within
 //! its first second or not at all, and the seconds the short schedule would give the second
-//! pass are the difference on a slower day. Then the backward line's pushes follow. States whose player reaches all the free floor come first, since the join
-//! then holds wherever the forward part leaves the player; when no such state is near
-//! enough, the forward part may leave the player in another region than the backward
-//! state's, and a search of the level from where it ends ([`finish_from`], as a sprint, with
-//! a plan of its own) meets the backward trees, which hold that state's neighbourhood. The
-//! joined solution is verified here, since its parts were found on different levels. When no
-//! solution comes within the budget the level stays unsolved. The midpoint is the last
-//! stage of a solve under short limits (and of a long limit's first round), so a level the
-//! passes solve never pays for it. The backward searches pause while it runs (the join's
-//! search starts from the state aimed at, not from theirs) and grow on after it, beside the
+//! pass are the difference on a slower day. Then the backward line's pushes follow. States whose
+//! player reaches all the free floor come first, since the join then holds wherever the forward
+//! part leaves the player; when no such state is near enough, the forward part may leave the player
+//! in another region than the backward state's, and a search of the level from where it ends
+//! ([`finish_from`], as a sprint, with a plan of its own) meets the backward trees, which hold that
+//! state's neighbourhood. The joined solution is verified here, since its parts were found on
+//! different levels. When no solution comes within the budget the level stays unsolved. The
+//! midpoint is the last stage of a solve under short limits (and of a long limit's first round), so
+//! a level the passes solve never pays for it. The backward searches pause while it runs (the
+//! join's search starts from the state aimed at, not from theirs) and grow on after it, beside the
 //! passes that follow under a long limit.
 
 use std::time::Instant;

@@ -11,14 +11,14 @@
 //!   goals is left. These are the A* engine's rules, all sound.
 //! - **Bounds** ([`crate::solver::hungarian`], [`crate::solver::frozen`]): the matching of boxes
 //!   to goals reads the distance table with the boxes frozen on goals as walls, so a goal room
-//!   whose entrance was filled too early is seen dead. With `FastOptions::aware` its distances follow
-//!   the player: a box moves only where the player can get behind it, so a goal that only
-//!   boxes from one side can fill is out of reach for the others. A child is queued under a
-//!   lower bound worked out in O(boxes) from its parent's duals
-//!   ([`crate::solver::hungarian::Hungarian::row_bound`]) and gets its exact matching when it
-//!   is picked (going back to the queue when that is higher) or when an advisor's choice
-//!   could depend on it: the expansion order is the one exact bounds give, while the children
-//!   never picked, most of them, never pay for an exact matching.
+//!   whose entrance was filled too early is seen dead. With `FastOptions::aware` its distances
+//!   follow the player: a box moves only where the player can get behind it, so a goal that only
+//!   boxes from one side can fill is out of reach for the others. A child is queued under a lower
+//!   bound worked out in O(boxes) from its parent's duals
+//!   ([`crate::solver::hungarian::Hungarian::row_bound`]) and gets its exact matching when it is
+//!   picked (going back to the queue when that is higher) or when an advisor's choice could depend
+//!   on it: the expansion order is the one exact bounds give, while the children never picked, most
+//!   of them, never pay for an exact matching.
 //! - **Packing plan** (`packing.rs`): the order in which to fill the goals, worked out by
 //!   pulling the boxes off the goals from the solved position and reversing. A box that
 //!   cannot get back to the start squares waits on a parking square that does not cut the
@@ -146,11 +146,10 @@
 //! rule for base moves: a goal room's boxes wait on the floor round it, then go in in order;
 //! where the first round followed that, the anytime line's plan) for a `STAGED_SHARE`th of
 //! what is left, then a first pass that also takes the staging
-//! advisor's moves runs afresh, and the third has the last `THIRD_PASS_SHARE`th of what is left; these two follow
-//! the plan peeled one box at a time when the first round followed the bases plan, so that a
-//! long limit tries both plans. The staging pass
-//! comes after the first round so that a level the short schedule solves in seconds is solved
-//! as fast under a long limit.
+//! advisor's moves runs afresh, and the third has the last `THIRD_PASS_SHARE`th of what is left;
+//! these two follow the plan peeled one box at a time when the first round followed the bases plan,
+//! so that a long limit tries both plans. The staging pass comes after the first round so that a
+//! level the short schedule solves in seconds is solved as fast under a long limit.
 //!
 //! # Threads
 //!

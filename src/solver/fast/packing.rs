@@ -170,12 +170,12 @@ impl PackingPlan {
     /// boxes unable to fill the goals still empty, the goals filled so far and this one
     /// standing as walls, each box alone with the player walking round it (the player-aware
     /// distances of [`crate::solver::frozen`]), or would leave the player, wherever a push
-    /// onto it leaves it, unable to walk to the goals still empty ([`player_goes_on`]). The backward search cannot see where the
-    /// boxes come from; the forward search's matching can, and drops every state in which a
-    /// frozen goal box cuts the player off from the side most boxes come in by. A plan
-    /// whose first goal is such a corner goal is one the search can never follow (XSokoban 50
-    /// and 69 stayed at zero goals packed for the whole first pass). A goal that every order
-    /// fails keeps its place; the checks stop after three per goal (each builds a table), and
+    /// onto it leaves it, unable to walk to the goals still empty ([`player_goes_on`]). The
+    /// backward search cannot see where the boxes come from; the forward search's matching can, and
+    /// drops every state in which a frozen goal box cuts the player off from the side most boxes
+    /// come in by. A plan whose first goal is such a corner goal is one the search can never follow
+    /// (XSokoban 50 and 69 stayed at zero goals packed for the whole first pass). A goal that every
+    /// order fails keeps its place; the checks stop after three per goal (each builds a table), and
     /// a plan with parking steps is kept as it is. `None` when `stop` says so.
     pub fn checked_from_start(
         &self,

@@ -42,12 +42,14 @@
 //! # What is shared
 //!
 //! The analysis, the first packing plan, the peeled one and the hotspot table are worked out
-//! once and read by every lane. The deadlock patterns a lane proves go into a log that every other lane takes
-//! in before it next checks a state for deadlock (a pattern is a fact about the level, so it
-//! holds in every search of it); the rest of what a lane learns stays its own. The reported
-//! counters are the lanes' summed;
-//! the result is no longer deterministic under a node limit (which lane finds first depends on
-//! the machine), so a node-limited comparison of builds runs on one thread.
+//! once and read by every lane. The deadlock patterns a lane proves go into a log that the other
+//! lanes but the first take in before they next check a state for deadlock (a pattern is a fact
+//! about the level, so it holds in every search of it). The first lane publishes its patterns
+//! and takes in none: the others' would prune its search where one thread's does not, and change
+//! what it expands next, so that it loses levels one thread finds within seconds. The rest of
+//! what a lane learns stays its own. The reported counters are the lanes' summed; the result is
+//! no longer deterministic under a node limit (which lane finds first depends on the machine),
+//! so a node-limited comparison of builds runs on one thread.
 
 use super::hotspots::Hotspots;
 use super::packing::{PackingPlan, Peel};
@@ -164,7 +166,9 @@ pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<S
             let others = &others;
             // A lane the system cannot start is left out; the others go on.
             let _ = lane.spawn_scoped(scope, move || {
-                let learned = |backward| Learned::shared(shared.a, backward, patterns, i);
+                // The first lane publishes its patterns but takes in none, so that its search
+                // stays one thread's.
+                let learned = |backward| Learned::shared(shared.a, backward, patterns, i, i > 0);
                 let result = match i.checked_sub(1) {
                     // The first lane is one thread's search, with the backward searches.
                     None => {

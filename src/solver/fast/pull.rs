@@ -205,10 +205,10 @@ impl Open {
     }
 }
 
-/// Pushes from each start square to each square on an empty board ([`UNREACHABLE`] where none reach):
-/// row `t` is start box `t`'s. With `aware` the player walks round the box
-/// ([`player_aware_from`]), else the pushes are relaxed (the square behind the box only has
-/// to be floor).
+/// Pushes from each start square to each square on an empty board ([`UNREACHABLE`] where none
+/// reach): row `t` is start box `t`'s. With `aware` the player walks round the box
+/// ([`player_aware_from`]), else the pushes are relaxed (the square behind the box only has to be
+/// floor).
 pub(super) fn start_distances(a: &Analysis, starts: &[u16], aware: bool) -> Vec<u16> {
     if aware {
         let squares: Vec<Sq> = starts.iter().map(|&s| Sq::new(s as usize)).collect();

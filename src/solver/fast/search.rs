@@ -153,8 +153,8 @@ pub struct Learned {
     patterns: Patterns,
     pub backward: Backward,
     /// The log this search shares patterns through with the others of a portfolio, its own
-    /// number there and how much of the log it has taken in.
-    exchange: Option<(Arc<PatternLog>, usize, usize)>,
+    /// number there and how much of the log it has taken in (`None`: it only publishes).
+    exchange: Option<(Arc<PatternLog>, usize, Option<usize>)>,
 }
 
 impl Learned {
@@ -162,9 +162,10 @@ impl Learned {
         Learned { exhaust: Exhaust::new(a), patterns: Patterns::new(a), backward, exchange: None }
     }
 
-    /// Like [`Learned::new`], sharing patterns through `log` as search number `me`.
-    pub fn shared(a: &Analysis, backward: Backward, log: Arc<PatternLog>, me: usize) -> Learned {
-        Learned { exchange: Some((log, me, 0)), ..Learned::new(a, backward) }
+    /// Like [`Learned::new`], sharing patterns through `log` as search number `me`: publishing
+    /// those it proves and, when `takes_in`, taking in the others'.
+    pub fn shared(a: &Analysis, backward: Backward, log: Arc<PatternLog>, me: usize, takes_in: bool) -> Learned {
+        Learned { exchange: Some((log, me, takes_in.then_some(0))), ..Learned::new(a, backward) }
     }
 
     /// Stores a pattern this search proved, and publishes it to the others.
@@ -177,7 +178,7 @@ impl Learned {
 
     /// Takes in the patterns the other searches proved since the last call.
     fn take_in(&mut self) {
-        if let Some((log, me, seen)) = &mut self.exchange {
+        if let Some((log, me, Some(seen))) = &mut self.exchange {
             log.take_in(*me, seen, &mut self.patterns);
         }
     }
@@ -1858,8 +1859,8 @@ fn start_asides(level: &Level, a: &Analysis) -> Vec<Aside> {
 const SPRINT_BOXES: usize = 6;
 
 /// A sprint starts only while the expansions the sprints took, with the new one's whole
-/// budget, are at most one in this many of the search's own: a small node limit is not spent on them
-/// (with no cap, the sprints ate a small budget and lost levels), while a long search
+/// budget, are at most one in this many of the search's own: a small node limit is not spent on
+/// them (with no cap, the sprints ate a small budget and lost levels), while a long search
 /// (XSokoban 39's) is hardly held back.
 ///
 /// The first sprint is the exception, on a level with more boxes than [`SPRINT_BOXES`]: the
