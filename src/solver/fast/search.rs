@@ -2030,6 +2030,23 @@ mod tests {
     use crate::format::parse_levels;
     use crate::solver::fast::SPRINT_EXPANSIONS;
 
+    #[test]
+    fn a_search_that_takes_in_nothing_still_publishes_its_patterns() {
+        let level = parse_levels("#######\n#@ $ .#\n#. $  #\n#######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let region = vec![u64::MAX; a.squares().div_ceil(64)];
+        let log = Arc::new(PatternLog::default());
+        let mut first = Learned::shared(&a, Backward::none(), log.clone(), 0, false);
+        let mut other = Learned::shared(&a, Backward::none(), log.clone(), 1, true);
+        log.publish(1, &[Sq::new(3)], &region);
+        first.learn(&[Sq::new(1), Sq::new(2)], &region);
+        first.take_in();
+        other.take_in();
+        // The first holds its own pattern only; the other took it in.
+        assert_eq!((first.patterns.len(), other.patterns.len()), (1, 1));
+        assert_eq!(other.patterns.boxes(0).collect::<Vec<_>>(), vec![Sq::new(1), Sq::new(2)]);
+    }
+
     /// The first push of `lurd` (a solution of `level`, or a prefix of one) after which one of
     /// the search's dead tests says the position is dead, and which test; `None` when every
     /// position passes. Every position on a solution is alive, so any answer there is a bug.
