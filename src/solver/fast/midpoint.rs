@@ -16,8 +16,8 @@
 //! same square numbering) is solved by the fast engine itself, by its first pass alone for
 //! the whole of the midpoint's share (`super::Board::Imagined`): that level asks only for
 //! the boxes to go where the backward line found them, which the first pass does within
-//! its first second or not at all, and the seconds the short schedule would give the second
-//! pass are the difference on a slower day. Then the backward line's pushes follow. States whose
+//! about a second or not at all, so half of the share (the short schedule's first pass)
+//! leaves it too little on a slower machine. Then the backward line's pushes follow. States whose
 //! player reaches all the free floor come first, since the join then holds wherever the forward
 //! part leaves the player; when no such state is near enough, the forward part may leave the player
 //! in another region than the backward state's, and a search of the level from where it ends
