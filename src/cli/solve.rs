@@ -154,6 +154,11 @@ pub struct SearchArgs {
     /// packing advice (to measure the effect of setting them apart).
     #[arg(long, help_heading = RESEARCH)]
     pub no_plan_reach: bool,
+    /// Fast engine: in the staging pass, the lines of all the root's moves share their cells
+    /// instead of each opening having cells of its own (to measure the effect of the branch
+    /// feature).
+    #[arg(long, help_heading = RESEARCH)]
+    pub no_root_branches: bool,
     /// Fast engine: the rooms advisor, off by default: a move that cuts fewer links between
     /// the level's rooms (open areas joined by corridors) is cheaper. More levels at a fixed
     /// number of expansions, but each expansion is about a third slower (to measure it).
@@ -320,6 +325,7 @@ impl SearchArgs {
                 bases: !self.no_bases_plan,
                 staged: !self.no_staged_plan,
                 plan_reach: !self.no_plan_reach,
+                root_branches: !self.no_root_branches,
                 rooms: self.rooms_advisor,
             },
         })

@@ -259,6 +259,11 @@ pub struct FastOptions {
     /// the packing advisors do not lead into one from a state that can follow the plan; off,
     /// such states share their cells and get packing advice.
     pub plan_reach: bool,
+    /// In the staging pass (after a long limit's first round, and on the portfolio's staging
+    /// lane), each of the root's first moves and the states its line reaches get cells of
+    /// their own (the branch feature), so that every opening gets turns; off, the lines of
+    /// all openings share their cells.
+    pub root_branches: bool,
     /// The rooms advisor (off by default): a move that cuts fewer links between the level's
     /// rooms (open areas joined by corridors and doorways) and keeps the plan's progress
     /// costs less than other moves. At a fixed number of expansions it solves more, but its
@@ -286,6 +291,7 @@ impl Default for FastOptions {
             bases: true,
             staged: true,
             plan_reach: true,
+            root_branches: true,
             rooms: false,
         }
     }

@@ -27,7 +27,16 @@
 //!   follow the plan, it would take their turns. The lead cell (see `super::search`) is one that
 //!   follows the plan, when any does.
 //!
-//! A cell is the whole vector; a state's cell depends on its boxes alone. Boxes on doorways
+//! - **branch** (only in searches that ask for it: the staging pass, see `super`): which of the
+//!   root's moves the state's line starts with (the first [`MAX_BRANCHES`] `- 1` each their
+//!   own, the rest one together). A level whose first moves decide it (a box beside the start
+//!   pushed one way shuts the level, pushed the other opens it) leaves the search's cells to
+//!   the line that packs most and advisors keep cheap, dead or not; with cells of its own each
+//!   opening gets a turn every round. It is the one feature that depends on the state's line,
+//!   not its boxes: a state keeps the branch of the line that first reached it.
+//!
+//! A cell is the whole vector; but for the branch, a state's cell depends on its boxes alone.
+//! Boxes on doorways
 //! (articulation squares of the floor) and obstructed links between rooms (FESS's room
 //! connectivity) were tried as cell dimensions and solved no more levels.
 
@@ -43,8 +52,13 @@ use crate::level::Dir;
 /// cap of 4 solves more levels than no cap, or a cap of 2 or 6 (see docs/benchmark-log.md).
 pub const MAX_REGIONS: u16 = 4;
 
-/// A feature-space cell: (packing, connectivity, filled, blocked, astray; 0 when not counted).
-pub type Cell = [u16; 5];
+/// The branches the branch feature tells apart (numbered from 1; the root is 0): the root's
+/// first `MAX_BRANCHES - 1` moves one each, the others together in the last.
+pub const MAX_BRANCHES: u8 = 15;
+
+/// A feature-space cell: (packing, connectivity, filled, blocked, astray, branch; 0 when not
+/// counted). [`Features::cell`] leaves the branch 0: the search sets it from the state's line.
+pub type Cell = [u16; 6];
 
 /// Scratch for the region labelling, and whether cells count the boxes on goals.
 pub struct Features {
@@ -114,7 +128,7 @@ impl Features {
         let packed = plan.packed(occupied);
         let filled = if self.filled { on_goals as u16 } else { 0 };
         let blocked = u16::from(self.blocked && blocked(packed));
-        [packed, regions.min(MAX_REGIONS), filled, blocked, u16::from(astray(packed))]
+        [packed, regions.min(MAX_REGIONS), filled, blocked, u16::from(astray(packed)), 0]
     }
 }
 
@@ -155,15 +169,21 @@ mod tests {
         let right = a.sq(level.square_at(1, 3).unwrap()).index();
         occupied[right] = 1;
         assert_eq!(plan.packed(&occupied), 0);
-        assert_eq!(Features::new(&a, true, false).cell(&plan, &occupied, (1, 1), |_| true, |_| false), [0, 1, 1, 0, 0]);
+        assert_eq!(
+            Features::new(&a, true, false).cell(&plan, &occupied, (1, 1), |_| true, |_| false),
+            [0, 1, 1, 0, 0, 0]
+        );
         assert_eq!(
             Features::new(&a, false, false).cell(&plan, &occupied, (1, 1), |_| true, |_| false),
-            [0, 1, 0, 0, 0]
+            [0, 1, 0, 0, 0, 0]
         );
-        assert_eq!(Features::new(&a, false, true).cell(&plan, &occupied, (1, 1), |_| true, |_| true), [0, 1, 0, 1, 1]);
+        assert_eq!(
+            Features::new(&a, false, true).cell(&plan, &occupied, (1, 1), |_| true, |_| true),
+            [0, 1, 0, 1, 1, 0]
+        );
         assert_eq!(
             Features::new(&a, false, true).cell(&plan, &occupied, (1, 1), |_| false, |_| false),
-            [0, 1, 0, 0, 0]
+            [0, 1, 0, 0, 0, 0]
         );
     }
 

@@ -48,7 +48,13 @@
 //!   lead cell is one that can follow the plan. The other plan's pass and the search that
 //!   finishes the midpoint's line go without (the midpoint's own solve of its imagined level
 //!   runs the first pass, cells included): the test slows each expansion, and there the
-//!   cells lost levels that those searches find in a short limit's last seconds.
+//!   cells lost levels that those searches find in a short limit's last seconds. In the
+//!   staging pass a state's cell also says which of the root's moves its line starts with
+//!   (the branch): where the level is decided by its first moves and the opening that shuts
+//!   it packs most, the other openings' lines get turns of their own. Levels the short
+//!   schedule solves are mostly solved along the first opening the advisors name, and the
+//!   branches would share the turns out among them all; so only the pass that runs once the
+//!   first round has failed keeps them apart.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a picked state is expanded,
 //!   the boxes round the one just moved (up to six, linked through their 8-neighbourhoods and
 //!   through small pockets of floor the player cannot reach), the fence of a small part of
@@ -545,9 +551,11 @@ fn staging_after(
 }
 
 /// The staging pass's weights: the first pass's `first`, with the staging advisor's moves
-/// free (unless `--no-staging`), as a pass after a long limit's first round.
+/// free (unless `--no-staging`) and each of the root's moves in cells of its own (unless
+/// `--no-root-branches`), as a pass after a long limit's first round.
 fn staging_weights(fast: &FastOptions, first: Weights) -> Weights {
-    with_plan_reach(fast, Weights { staging: fast.staging.then_some(0), ..first })
+    let weights = Weights { staging: fast.staging.then_some(0), branches: fast.root_branches, ..first };
+    with_plan_reach(fast, weights)
 }
 
 /// Under a long limit, the first round's `result`, or when it ran out of time a first pass
@@ -809,6 +817,7 @@ fn passes(config: &Config) -> [Weights; 3] {
         sprint,
         staging: None,
         astray: false,
+        branches: false,
     };
     [
         first,

@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use super::bases::Leave;
 use super::corral::CorralCheck;
-use super::features::{Cell, Features};
+use super::features::{Cell, Features, MAX_BRANCHES};
 use super::hotspots::Hotspots;
 use super::keyed::{self, Keyed, hash_key};
 use super::macros::{MacroMove, Macros};
@@ -96,6 +96,10 @@ struct Search {
     cells: BTreeMap<Cell, Heap>,
     queued: usize,
     stats: Stats,
+    /// Each state's branch (see [`Weights::branches`]; empty without), and the branch the
+    /// root's next child gets.
+    branches: Vec<u8>,
+    next_branch: u8,
 }
 
 impl keyed::Node for Node {
@@ -118,7 +122,31 @@ impl Search {
     }
 
     fn bytes(&self) -> usize {
-        self.states.bytes() + self.queued * 16 + self.cells.len() * 64
+        self.states.bytes() + self.queued * 16 + self.cells.len() * 64 + self.branches.capacity()
+    }
+
+    /// The branch of a new child of `parent` (see [`Weights::branches`]): the next one for a
+    /// child of the root, the last one shared by the root's later children; else its parent's.
+    fn child_branch(&mut self, parent: &Node, parent_id: u32) -> u8 {
+        if parent.parent == ROOT {
+            self.next_branch = (self.next_branch + 1).min(MAX_BRANCHES);
+            self.next_branch
+        } else {
+            self.branch(parent_id)
+        }
+    }
+
+    /// The branch of state `id` (0, the root's, when branches are not kept).
+    fn branch(&self, id: u32) -> u8 {
+        self.branches.get(id as usize).copied().unwrap_or(0)
+    }
+
+    /// Records `branch` as the branch of the state just inserted as `id`.
+    fn set_branch(&mut self, id: u32, branch: u8) {
+        if self.branches.len() <= id as usize {
+            self.branches.resize(id as usize + 1, 0);
+        }
+        self.branches[id as usize] = branch;
     }
 
     fn finish_stats(&self, started: Instant) -> Stats {
@@ -797,6 +825,9 @@ pub struct Weights {
     /// Whether the feature-space cell says that the state cannot follow the plan, the packing
     /// advisor leading into none such from one that can (see [`super::plan_reach`]).
     pub astray: bool,
+    /// Whether the feature-space cell says which of the root's moves the state's line starts
+    /// with (see [`super::features`]).
+    pub branches: bool,
 }
 
 /// The open-packing advisor's score of a child (smaller is better): the most of the plan
@@ -980,7 +1011,14 @@ impl<'r> Pass<'r> {
             inputs,
             budget: Budget::starting_at(inputs.config, inputs.started),
             learned,
-            search: Search { states: Keyed::new(a), cells: BTreeMap::new(), queued: 0, stats: Stats::default() },
+            search: Search {
+                states: Keyed::new(a),
+                cells: BTreeMap::new(),
+                queued: 0,
+                stats: Stats::default(),
+                branches: Vec::new(),
+                next_branch: 0,
+            },
             features: Features::new(a, weights.filled, weights.blocked),
             macros: Macros::new(n),
             hungarian: Hungarian::default(),
@@ -1763,7 +1801,8 @@ impl<'r> Pass<'r> {
                     let o = &mut self.search.states.nodes[old as usize];
                     if !o.expanded && weight < o.weight {
                         *o = Node { weight, parent: p.id, from, to, dir, ..*o };
-                        self.search.enqueue(c.cell, weight, c.h, old);
+                        let cell = Self::with_branch(c.cell, self.search.branch(old));
+                        self.search.enqueue(cell, weight, c.h, old);
                     }
                 }
                 None => {
@@ -1777,11 +1816,23 @@ impl<'r> Pass<'r> {
                         return self.stop(Stop::Memory);
                     }
                     let kid = self.search.insert(key, child, c.hash);
-                    self.search.enqueue(c.cell, weight, c.h, kid);
+                    let mut cell = c.cell;
+                    if weights.branches {
+                        let branch = self.search.child_branch(&p.node, p.id);
+                        self.search.set_branch(kid, branch);
+                        cell = Self::with_branch(cell, branch);
+                    }
+                    self.search.enqueue(cell, weight, c.h, kid);
                 }
             }
         }
         Ok(())
+    }
+
+    /// `cell` with the branch feature set to `branch`.
+    fn with_branch(mut cell: Cell, branch: u8) -> Cell {
+        cell[5] = u16::from(branch);
+        cell
     }
 
     /// Whether child `i` survived the advisors' checks (no corral deadlock, a matching).
@@ -2119,12 +2170,13 @@ mod tests {
 
     #[test]
     fn the_lead_cell_follows_the_plan_then_has_packed_most_then_has_fewest_regions() {
-        assert!(leads(&[3, 4, 0, 0, 0], &[2, 1, 0, 0, 0]), "packing comes first");
-        assert!(leads(&[3, 1, 0, 0, 0], &[3, 2, 0, 0, 0]), "then fewer regions");
-        assert!(leads(&[3, 1, 5, 0, 0], &[3, 1, 4, 0, 0]), "then more boxes on goals");
-        assert!(leads(&[3, 1, 5, 0, 0], &[3, 1, 5, 1, 0]), "then a clear way");
-        assert!(!leads(&[3, 1, 5, 0, 0], &[3, 1, 5, 0, 0]));
-        assert!(leads(&[2, 4, 0, 0, 0], &[3, 1, 0, 0, 1]), "a state that can follow the plan first");
+        assert!(leads(&[3, 4, 0, 0, 0, 0], &[2, 1, 0, 0, 0, 0]), "packing comes first");
+        assert!(leads(&[3, 1, 0, 0, 0, 0], &[3, 2, 0, 0, 0, 0]), "then fewer regions");
+        assert!(leads(&[3, 1, 5, 0, 0, 0], &[3, 1, 4, 0, 0, 0]), "then more boxes on goals");
+        assert!(leads(&[3, 1, 5, 0, 0, 0], &[3, 1, 5, 1, 0, 0]), "then a clear way");
+        assert!(!leads(&[3, 1, 5, 0, 0, 0], &[3, 1, 5, 0, 0, 0]));
+        assert!(leads(&[2, 4, 0, 0, 0, 0], &[3, 1, 0, 0, 1, 0]), "a state that can follow the plan first");
+        assert!(!leads(&[3, 1, 5, 0, 0, 2], &[3, 1, 5, 0, 0, 1]), "the branch is no progress");
     }
 
     #[test]
@@ -2235,6 +2287,7 @@ mod tests {
             sprint: Some(SPRINT_EXPANSIONS),
             staging: None,
             astray: true,
+            branches: false,
         };
         (level, a, hot, config, first)
     }
@@ -2252,6 +2305,24 @@ mod tests {
         assert!(crate::verify::verify(&level, &solved.lurd).is_valid_solution());
         let shared = search(Weights { astray: false, ..first });
         assert!(matches!(shared, Err(SolveError::NodeLimit(_))), "solved with the states astray sharing cells");
+    }
+
+    #[test]
+    fn each_opening_in_cells_of_its_own_lets_the_one_that_opens_the_level_through() {
+        // XSokoban 28, one pass with the staging pass's weights on the plan peeled one box at a
+        // time: the box beside the player's start pushed right shuts the level (not that any
+        // test sees it), pushed up it opens it. With each of the root's moves in cells of its
+        // own it finishes within 30,000 expansions; with all lines in the same cells the
+        // pushes to the right take the turns, and it does not.
+        let (level, a, hot, config, first) = xsokoban_pass(28);
+        let staging = Weights { staging: Some(0), branches: true, ..first };
+        let peel = Config { fast: FastOptions { bases: false, ..config.fast }, ..config.clone() };
+        let plan = plan(&level, &a, &peel, Peel::OneByOne, Instant::now()).unwrap();
+        let search = |weights| run(&level, &a, &plan, &hot, &config, weights, &mut Learned::new(&a, Backward::none()));
+        let solved = search(staging).expect("solved with each opening in cells of its own");
+        assert!(crate::verify::verify(&level, &solved.lurd).is_valid_solution());
+        let shared = search(Weights { branches: false, ..staging });
+        assert!(matches!(shared, Err(SolveError::NodeLimit(_))), "solved with the openings sharing cells");
     }
 
     #[test]
@@ -2292,6 +2363,7 @@ mod tests {
             sprint: None,
             staging: Some(0),
             astray: false,
+            branches: false,
         };
         let config = Config::default();
         let r = sprint(&level, &a, &hot, &config, weights, (&boxes, player), (SPRINT_EXPANSIONS, 0), Instant::now());
