@@ -155,8 +155,8 @@ pub struct SearchArgs {
     #[arg(long, help_heading = RESEARCH)]
     pub no_plan_reach: bool,
     /// Fast engine: in the staging pass, the lines of all the root's moves share their cells
-    /// instead of each opening having cells of its own (to measure the effect of the branch
-    /// feature).
+    /// instead of each move an advisor names having cells of its own (to measure the effect
+    /// of the branch feature).
     #[arg(long, help_heading = RESEARCH)]
     pub no_root_branches: bool,
     /// Fast engine: the rooms advisor, off by default: a move that cuts fewer links between

@@ -260,9 +260,9 @@ pub struct FastOptions {
     /// such states share their cells and get packing advice.
     pub plan_reach: bool,
     /// In the staging pass (after a long limit's first round, and on the portfolio's staging
-    /// lane), each of the root's first moves and the states its line reaches get cells of
-    /// their own (the branch feature), so that every opening gets turns; off, the lines of
-    /// all openings share their cells.
+    /// lane), each root move an advisor names and the states its line reaches get cells of
+    /// their own (the branch feature; the unnamed moves' lines share theirs), so that every
+    /// named opening gets turns; off, the lines of all openings share their cells.
     pub root_branches: bool,
     /// The rooms advisor (off by default): a move that cuts fewer links between the level's
     /// rooms (open areas joined by corridors and doorways) and keeps the plan's progress

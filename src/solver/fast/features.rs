@@ -28,12 +28,16 @@
 //!   follows the plan, when any does.
 //!
 //! - **branch** (only in searches that ask for it: the staging pass, see `super`): which of the
-//!   root's moves the state's line starts with (the first [`MAX_BRANCHES`] `- 1` each their
-//!   own, the rest one together). A level whose first moves decide it (a box beside the start
-//!   pushed one way shuts the level, pushed the other opens it) leaves the search's cells to
-//!   the line that packs most and advisors keep cheap, dead or not; with cells of its own each
-//!   opening gets a turn every round. It is the one feature that depends on the state's line,
-//!   not its boxes: a state keeps the branch of the line that first reached it.
+//!   root's moves the state's line starts with: each move an advisor names at the root a
+//!   branch of its own (up to [`MAX_BRANCHES`] `- 1` of them), the moves none names one
+//!   together. A level whose first moves decide it (a box beside the start pushed one way
+//!   shuts the level, pushed the other opens it, each named by an advisor) leaves the
+//!   search's cells to the line that packs most and advisors keep cheap, dead or not; with
+//!   cells of its own each named opening gets a turn every round. The unnamed ones share a
+//!   branch: each in cells of its own, they took so many turns from the named lines that a
+//!   level solved along the first of those was lost. It is the one feature that depends on
+//!   the state's line, not its boxes: a state keeps the branch of the line that first reached
+//!   it.
 //!
 //! A cell is the whole vector; but for the branch, a state's cell depends on its boxes alone.
 //! Boxes on doorways
@@ -52,8 +56,9 @@ use crate::level::Dir;
 /// cap of 4 solves more levels than no cap, or a cap of 2 or 6 (see docs/benchmark-log.md).
 pub const MAX_REGIONS: u16 = 4;
 
-/// The branches the branch feature tells apart (numbered from 1; the root is 0): the root's
-/// first `MAX_BRANCHES - 1` moves one each, the others together in the last.
+/// The branches the branch feature tells apart (numbered from 1; the root is 0): the first
+/// `MAX_BRANCHES - 1` moves an advisor names at the root one each, the others together in the
+/// last.
 pub const MAX_BRANCHES: u8 = 15;
 
 /// A feature-space cell: (packing, connectivity, filled, blocked, astray, branch; 0 when not

@@ -50,8 +50,9 @@
 //!   runs the first pass, cells included): the test slows each expansion, and there the
 //!   cells lost levels that those searches find in a short limit's last seconds. In the
 //!   staging pass a state's cell also says which of the root's moves its line starts with
-//!   (the branch): where the level is decided by its first moves and the opening that shuts
-//!   it packs most, the other openings' lines get turns of their own. Levels the short
+//!   (the branch; the moves no advisor names share one): where the level is decided by its
+//!   first moves and the opening that shuts it packs most, the other named openings' lines
+//!   get turns of their own. Levels the short
 //!   schedule solves are mostly solved along the first opening the advisors name, and the
 //!   branches would share the turns out among them all; so only the pass that runs once the
 //!   first round has failed keeps them apart.
@@ -551,8 +552,8 @@ fn staging_after(
 }
 
 /// The staging pass's weights: the first pass's `first`, with the staging advisor's moves
-/// free (unless `--no-staging`) and each of the root's moves in cells of its own (unless
-/// `--no-root-branches`), as a pass after a long limit's first round.
+/// free (unless `--no-staging`) and each root move an advisor names in cells of its own
+/// (unless `--no-root-branches`), as a pass after a long limit's first round.
 fn staging_weights(fast: &FastOptions, first: Weights) -> Weights {
     let weights = Weights { staging: fast.staging.then_some(0), branches: fast.root_branches, ..first };
     with_plan_reach(fast, weights)

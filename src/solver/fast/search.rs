@@ -125,15 +125,18 @@ impl Search {
         self.states.bytes() + self.queued * 16 + self.cells.len() * 64 + self.branches.capacity()
     }
 
-    /// The branch of a new child of `parent` (see [`Weights::branches`]): the next one for a
-    /// child of the root, the last one shared by the root's later children; else its parent's.
-    fn child_branch(&mut self, parent: &Node, parent_id: u32) -> u8 {
-        if parent.parent == ROOT {
-            self.next_branch = (self.next_branch + 1).min(MAX_BRANCHES);
-            self.next_branch
-        } else {
-            self.branch(parent_id)
+    /// The branch of a new child of `parent` (see [`Weights::branches`]): its parent's, or for
+    /// a child of the root the next one when an advisor names its move (`advised`), the last
+    /// one, shared, when none does or the others are taken.
+    fn child_branch(&mut self, parent: &Node, parent_id: u32, advised: bool) -> u8 {
+        if parent.parent != ROOT {
+            return self.branch(parent_id);
         }
+        if !advised {
+            return MAX_BRANCHES;
+        }
+        self.next_branch = (self.next_branch + 1).min(MAX_BRANCHES);
+        self.next_branch
     }
 
     /// The branch of state `id` (0, the root's, when branches are not kept).
@@ -1818,7 +1821,7 @@ impl<'r> Pass<'r> {
                     let kid = self.search.insert(key, child, c.hash);
                     let mut cell = c.cell;
                     if weights.branches {
-                        let branch = self.search.child_branch(&p.node, p.id);
+                        let branch = self.search.child_branch(&p.node, p.id, cost < weights.other);
                         self.search.set_branch(kid, branch);
                         cell = Self::with_branch(cell, branch);
                     }
@@ -2308,21 +2311,32 @@ mod tests {
     }
 
     #[test]
-    fn each_opening_in_cells_of_its_own_lets_the_one_that_opens_the_level_through() {
-        // XSokoban 28, one pass with the staging pass's weights on the plan peeled one box at a
-        // time: the box beside the player's start pushed right shuts the level (not that any
-        // test sees it), pushed up it opens it. With each of the root's moves in cells of its
-        // own it finishes within 30,000 expansions; with all lines in the same cells the
-        // pushes to the right take the turns, and it does not.
-        let (level, a, hot, config, first) = xsokoban_pass(28);
-        let staging = Weights { staging: Some(0), branches: true, ..first };
-        let peel = Config { fast: FastOptions { bases: false, ..config.fast }, ..config.clone() };
-        let plan = plan(&level, &a, &peel, Peel::OneByOne, Instant::now()).unwrap();
-        let search = |weights| run(&level, &a, &plan, &hot, &config, weights, &mut Learned::new(&a, Backward::none()));
-        let solved = search(staging).expect("solved with each opening in cells of its own");
-        assert!(crate::verify::verify(&level, &solved.lurd).is_valid_solution());
-        let shared = search(Weights { branches: false, ..staging });
-        assert!(matches!(shared, Err(SolveError::NodeLimit(_))), "solved with the openings sharing cells");
+    fn each_named_opening_has_a_branch_and_the_unnamed_ones_share_the_last() {
+        let level = parse_levels("#####\n#@$.#\n#####\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let mut search = Search {
+            states: Keyed::new(&a),
+            cells: BTreeMap::new(),
+            queued: 0,
+            stats: Stats::default(),
+            branches: Vec::new(),
+            next_branch: 0,
+        };
+        let node =
+            |parent| Node { parent, from: Sq::new(0), to: Sq::new(0), dir: 0, expanded: false, player: 0, weight: 0 };
+        let root = node(ROOT);
+        assert_eq!(search.child_branch(&root, 0, true), 1);
+        assert_eq!(search.child_branch(&root, 0, false), MAX_BRANCHES, "unnamed moves share the last");
+        assert_eq!(search.child_branch(&root, 0, true), 2, "the next named move has the next");
+        // Deeper states keep their line's branch.
+        search.set_branch(7, 2);
+        assert_eq!(search.child_branch(&node(0), 7, false), 2);
+        assert_eq!(search.branch(8), 0, "no branch recorded");
+        // Past the last, named moves share it too.
+        for _ in 0..MAX_BRANCHES {
+            search.child_branch(&root, 0, true);
+        }
+        assert_eq!(search.child_branch(&root, 0, true), MAX_BRANCHES);
     }
 
     #[test]
