@@ -40,9 +40,8 @@
 //!   it.
 //!
 //! A cell is the whole vector; but for the branch, a state's cell depends on its boxes alone.
-//! Boxes on doorways
-//! (articulation squares of the floor) and obstructed links between rooms (FESS's room
-//! connectivity) were tried as cell dimensions and solved no more levels.
+//! Boxes on doorways (articulation squares of the floor) and obstructed links between rooms
+//! (FESS's room connectivity) were tried as cell dimensions and solved no more levels.
 
 use super::macros::MacroMove;
 use super::packing::PackingPlan;

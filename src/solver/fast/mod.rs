@@ -52,10 +52,9 @@
 //!   staging pass a state's cell also says which of the root's moves its line starts with
 //!   (the branch; the moves no advisor names share one): where the level is decided by its
 //!   first moves and the opening that shuts it packs most, the other named openings' lines
-//!   get turns of their own. Levels the short
-//!   schedule solves are mostly solved along the first opening the advisors name, and the
-//!   branches would share the turns out among them all; so only the pass that runs once the
-//!   first round has failed keeps them apart.
+//!   get turns of their own. Levels the short schedule solves are mostly solved along the
+//!   first opening the advisors name, and the branches would share the turns out among them
+//!   all; so only the pass that runs once the first round has failed keeps them apart.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a picked state is expanded,
 //!   the boxes round the one just moved (up to six, linked through their 8-neighbourhoods and
 //!   through small pockets of floor the player cannot reach), the fence of a small part of

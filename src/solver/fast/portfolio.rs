@@ -29,9 +29,9 @@
 //! staging passes the plan peeled one box at a time, as one thread's passes after a long
 //! limit's first round do, so that two plans are tried at once; the staging pass, as there,
 //! sets apart the states astray from the plan (`plan_reach.rs`) and the root's named moves
-//! (the branch feature, `features.rs`). More threads than lanes are
-//! left unused. Searches differ in what they try first, not in what they can find, so they
-//! overlap little on the levels one of them finds late: that is where the portfolio pays.
+//! (the branch feature, `features.rs`). More threads than lanes are left unused. Searches
+//! differ in what they try first, not in what they can find, so they overlap little on the
+//! levels one of them finds late: that is where the portfolio pays.
 //!
 //! # Limits
 //!

@@ -109,6 +109,17 @@ impl keyed::Node for Node {
 }
 
 impl Search {
+    fn new(a: &Analysis) -> Search {
+        Search {
+            states: Keyed::new(a),
+            cells: BTreeMap::new(),
+            queued: 0,
+            stats: Stats::default(),
+            branches: Vec::new(),
+            next_branch: 0,
+        }
+    }
+
     fn key(&self, node: u32) -> &[u64] {
         self.states.key(node)
     }
@@ -1014,14 +1025,7 @@ impl<'r> Pass<'r> {
             inputs,
             budget: Budget::starting_at(inputs.config, inputs.started),
             learned,
-            search: Search {
-                states: Keyed::new(a),
-                cells: BTreeMap::new(),
-                queued: 0,
-                stats: Stats::default(),
-                branches: Vec::new(),
-                next_branch: 0,
-            },
+            search: Search::new(a),
             features: Features::new(a, weights.filled, weights.blocked),
             macros: Macros::new(n),
             hungarian: Hungarian::default(),
@@ -2314,14 +2318,7 @@ mod tests {
     fn each_named_opening_has_a_branch_and_the_unnamed_ones_share_the_last() {
         let level = parse_levels("#####\n#@$.#\n#####\n").unwrap().remove(0);
         let a = Analysis::new(&level);
-        let mut search = Search {
-            states: Keyed::new(&a),
-            cells: BTreeMap::new(),
-            queued: 0,
-            stats: Stats::default(),
-            branches: Vec::new(),
-            next_branch: 0,
-        };
+        let mut search = Search::new(&a);
         let node =
             |parent| Node { parent, from: Sq::new(0), to: Sq::new(0), dir: 0, expanded: false, player: 0, weight: 0 };
         let root = node(ROOT);
