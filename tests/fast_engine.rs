@@ -62,9 +62,25 @@ fn the_lead_cell_follows_the_line_that_packs_furthest() {
     // peeled one box at a time, the packing advisor alone and no cells for the states astray
     // from the plan, whose lead cell is one that follows it).
     let level = &collection("xsokoban90.xsb")[31];
-    let paying =
-        FastOptions { narrow: false, bases: false, open_packing: false, plan_reach: false, ..FastOptions::default() };
+    let paying = FastOptions {
+        narrow: false,
+        bases: false,
+        open_packing: false,
+        plan_reach: false,
+        dive: false,
+        ..FastOptions::default()
+    };
     solved_only_with(level, 15_000, paying, FastOptions { lead: false, ..paying }, "with the lead cell");
+}
+
+#[test]
+fn a_dive_follows_a_packing_line_out_of_turn() {
+    // XSokoban 22: visiting the cell of each packing move's new state at once, the first pass
+    // finishes within 4,000 expansions; with every cell waiting for its turn it takes more
+    // than twice as many.
+    let level = &collection("xsokoban90.xsb")[21];
+    let diving = FastOptions::default();
+    solved_only_with(level, 4_000, diving, FastOptions { dive: false, ..diving }, "with dives");
 }
 
 #[test]
@@ -230,10 +246,11 @@ fn the_open_packing_advisor_names_the_move_that_keeps_the_board_open() {
 fn the_first_sprint_does_not_wait_for_its_share() {
     // XSokoban 55: the pass reaches a state with few boxes left within a few hundred
     // expansions, and the sprint from it finishes the level; waiting for the sprints' share
-    // of the expansions, or with no sprints, the pass alone takes thousands.
+    // of the expansions, or with no sprints, the pass alone takes thousands (without dives,
+    // which finish it alone).
     let level = &collection("xsokoban90.xsb")[54];
-    let alone = FastOptions { sprints: false, ..FastOptions::default() };
-    solved_only_with(level, 1_000, FastOptions::default(), alone, "by the first sprint");
+    let waiting = FastOptions { dive: false, ..FastOptions::default() };
+    solved_only_with(level, 1_000, waiting, FastOptions { sprints: false, ..waiting }, "by the first sprint");
 }
 
 #[test]

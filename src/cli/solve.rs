@@ -154,6 +154,10 @@ pub struct SearchArgs {
     /// packing advice (to measure the effect of setting them apart).
     #[arg(long, help_heading = RESEARCH)]
     pub no_plan_reach: bool,
+    /// Fast engine: no dives: a packing line's next state waits for its cell's turn instead of
+    /// being expanded at once (to measure the effect of the dive).
+    #[arg(long, help_heading = RESEARCH)]
+    pub no_dive: bool,
     /// Fast engine: in the staging pass, the lines of all the root's moves share their cells
     /// instead of each move an advisor names having cells of its own (to measure the effect
     /// of the branch feature).
@@ -320,6 +324,7 @@ impl SearchArgs {
                 staging: !self.no_staging,
                 layers: !self.no_layered_plan,
                 lead: !self.no_lead_cell,
+                dive: !self.no_dive,
                 narrow: !self.no_narrow_moves,
                 open_packing: !self.no_open_packing,
                 bases: !self.no_bases_plan,

@@ -235,6 +235,10 @@ pub struct FastOptions {
     /// Every other expansion from the lead cell, the most advanced feature-space cell a
     /// picked state has reached; off, the cells take turns alone.
     pub lead: bool,
+    /// After each visit, the cell of a new state the packing advisor named that packs more of
+    /// the plan with no more player regions is visited at once, up to eight cells down the
+    /// line (the dive); off, every cell waits for its turn.
+    pub dive: bool,
     /// A state with at most two moves passes the one with the smaller matching bound on at no
     /// cost (a line through a narrow place costs nothing for its length); off, each costs its
     /// advisor's weight.
@@ -286,6 +290,7 @@ impl Default for FastOptions {
             staging: true,
             layers: true,
             lead: true,
+            dive: true,
             narrow: true,
             open_packing: true,
             bases: true,

@@ -14,6 +14,14 @@
 //! got furthest is followed at half the pace of all the others together, however many cells
 //! the others fill. Without it a level with many cells gives its leading line one expansion
 //! a round, and a long packing line waits for hundreds of cells that lead nowhere.
+//!
+//! After each visit the search *dives*: when the packing advisor's move from the state just
+//! expanded made a new state that packs more of the plan and has no more player regions, that
+//! state's cell is visited at once, up to [`DIVE_DEPTH`] cells down the line (as YASS expands
+//! a child no worse than its parent at once). A packing line that every cell's turn would
+//! advance by one move a round then runs to where it stops packing, in whichever cell it
+//! started; the cell's own order still decides which state it expands, so the dive is a
+//! visit out of turn, not a second search.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -864,6 +872,10 @@ const OPEN_PACKING: usize = 6;
 const ROOMS: usize = 7;
 const ADVISORS: usize = 8;
 
+/// The most cells one visit dives into (see the module docs): enough for a packing line to
+/// run through a goal room's row of goals; the dive ends sooner where the line stops packing.
+const DIVE_DEPTH: usize = 8;
+
 /// A state with at most this many moves is narrow: one of them is free (see
 /// `Pass::narrow_move`). FESS's rule; one move alone, or up to three, solved fewer XSokoban
 /// levels at a fixed budget.
@@ -999,6 +1011,9 @@ struct Pass<'r> {
     asides: Vec<Aside>,
     /// The lead cell (see the module docs), once a state is picked.
     lead: Option<Cell>,
+    /// The cell to dive into after this visit (see the module docs), when the expansion made
+    /// a packing child no worse than its parent.
+    dive: Option<Cell>,
     /// Where boxes can reach the plan's goals in their turn, when cells say whether a state
     /// can follow the plan (`Weights::astray`).
     plan_reach: Option<PlanReach>,
@@ -1064,6 +1079,7 @@ impl<'r> Pass<'r> {
             early: 0,
             asides: if weights.staging.is_some() { start_asides(level, a) } else { Vec::new() },
             lead: None,
+            dive: None,
             plan_reach: None,
             child_boxes: Vec::new(),
             rooms: if slot_weights[ROOMS].is_some() { Rooms::new(a) } else { Rooms::none() },
@@ -1142,11 +1158,24 @@ impl<'r> Pass<'r> {
             }
             for cell in &round {
                 self.visit(cell)?;
+                self.dive()?;
                 if lead && let Some(cell) = self.lead {
                     self.visit(&cell)?;
+                    self.dive()?;
                 }
             }
         }
+    }
+
+    /// Follows the packing line of the visit just made (see the module docs): the cell of its
+    /// packing child, then that visit's, up to [`DIVE_DEPTH`] cells.
+    fn dive(&mut self) -> Flow<()> {
+        for _ in 0..DIVE_DEPTH {
+            let Some(cell) = self.dive.take() else { break };
+            self.visit(&cell)?;
+        }
+        self.dive = None;
+        Ok(())
     }
 
     /// Expands the cheapest live state of `cell`, if it has one, after the steps that may end
@@ -1795,6 +1824,7 @@ impl<'r> Pass<'r> {
         let weights = self.inputs.weights;
         let words = self.words;
         let free = self.narrow_move();
+        let dives = self.inputs.config.fast.dive;
         for (i, c) in self.children.iter().enumerate() {
             if !self.live(i) {
                 continue;
@@ -1828,6 +1858,9 @@ impl<'r> Pass<'r> {
                         let branch = self.search.child_branch(&p.node, p.id, cost < weights.other);
                         self.search.set_branch(kid, branch);
                         cell = Self::with_branch(cell, branch);
+                    }
+                    if dives && advised[PACKING] == i && c.cell[0] > p.cell[0] && c.regions <= p.regions {
+                        self.dive = Some(cell);
                     }
                     self.search.enqueue(cell, weight, c.h, kid);
                 }
