@@ -1859,7 +1859,8 @@ impl<'r> Pass<'r> {
                         self.search.set_branch(kid, branch);
                         cell = Self::with_branch(cell, branch);
                     }
-                    if dives && advised[PACKING] == i && c.cell[0] > p.cell[0] && c.regions <= p.regions {
+                    // The packing advisor names only children that pack more of the plan.
+                    if dives && advised[PACKING] == i && c.regions <= p.regions {
                         self.dive = Some(cell);
                     }
                     self.search.enqueue(cell, weight, c.h, kid);
