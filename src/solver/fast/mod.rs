@@ -151,11 +151,13 @@
 //! one finds, as soon; then a first pass follows the staged plan (`bases.rs` under FESS's
 //! rule for base moves: a goal room's boxes wait on the floor round it, then go in in order;
 //! where the first round followed that, the anytime line's plan) for a `STAGED_SHARE`th of
-//! what is left, then a first pass that also takes the staging
-//! advisor's moves runs afresh, and the third has the last `THIRD_PASS_SHARE`th of what is left;
-//! these two follow the plan peeled one box at a time when the first round followed the bases plan,
-//! so that a long limit tries both plans. The staging pass comes after the first round so that a
-//! level the short schedule solves in seconds is solved as fast under a long limit.
+//! what is left, then the third pass for a `THIRD_PASS_SHARE`th of what the round left, and a
+//! first pass that also takes the staging advisor's moves runs afresh on the rest; these two
+//! follow the plan peeled one box at a time when the first round followed the bases plan, so
+//! that a long limit tries both plans. The staged and third passes solve their levels within
+//! seconds of their start or not at all, the staging pass over tens of seconds, so it comes
+//! last; and it comes after the first round so that a level the short schedule solves in
+//! seconds is solved as fast under a long limit.
 //!
 //! # Threads
 //!
@@ -326,15 +328,11 @@ fn schedule(
     let left = config.time_limit.map(|t| t.saturating_sub(started.elapsed()));
     if config.node_limit.is_none() && left.is_some_and(|t| t > FIRST_ROUND) {
         // A long limit: the first round is the short schedule of `FIRST_ROUND`, then the
-        // staging pass and the third pass.
+        // staged pass, the third pass and the staging pass.
         let round_config = Config { time_limit: Some(FIRST_ROUND), ..config.clone() };
         let round = short_schedule(&Last { config: &round_config, ..last }, learned, &passes, board);
         let round = staged_after(&last, learned, round);
-        // The third pass has the last part of the limit (none when it is off).
-        let third = match config.fast.blocked {
-            true => left.unwrap_or_default().saturating_sub(FIRST_ROUND) / THIRD_PASS_SHARE,
-            false => std::time::Duration::ZERO,
-        };
+        let third = left.unwrap_or_default().saturating_sub(FIRST_ROUND) / THIRD_PASS_SHARE;
         // The passes after it follow the peel's plan when the round followed the bases
         // plan: a long limit tries both.
         match &round {
@@ -342,8 +340,8 @@ fn schedule(
                 Ok(peeled) => {
                     let closing = closing.map(|w| with_plan_reach(&config.fast, w));
                     let after = Last { plan: peeled.as_ref().unwrap_or(plan), closing, ..last };
-                    let r = staging_after(&after, learned, third, round);
-                    close_with_rest(&after, learned, r)
+                    let r = third_after(&after, learned, third, round);
+                    staging_after(&after, learned, r)
                 }
                 Err(_) => round,
             },
@@ -535,19 +533,31 @@ fn midpoint_after(
 
 /// Under a long limit, the first round's `result`, or when it ran out of time a first pass
 /// afresh that also takes the staging advisor's moves (unless `--no-staging`), on what is
-/// left but `reserve`. Those moves delay the plan's direct attempts by seconds, too long for
-/// a short limit and for the levels the first round solves, and pay off in the searches
-/// that stall on them.
+/// left. Those moves delay the plan's direct attempts by seconds, too long for a short limit
+/// and for the levels the first round solves, and pay off in the searches that stall on them.
 fn staging_after(
     last: &Last<'_>,
     learned: &mut search::Learned,
-    reserve: std::time::Duration,
     result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
     let Err(SolveError::Timeout(spent)) = &result else { return result };
-    let rest = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()).saturating_sub(reserve));
+    let rest = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()));
     let weights = staging_weights(&last.config.fast, last.weights);
     pass_on_rest(last, learned, weights, rest, spent).map(|s| s.credited(found::STAGING_PASS))
+}
+
+/// Under a long limit, the first round's `result`, or when it ran out of time the third pass
+/// (`last.closing`, none when it is off) for `time`: it solves its levels within seconds of
+/// its start or not at all, the staging pass after it over tens of seconds, so the short
+/// search goes first and the long one has the rest.
+fn third_after(
+    last: &Last<'_>,
+    learned: &mut search::Learned,
+    time: std::time::Duration,
+    result: Result<Solution, SolveError>,
+) -> Result<Solution, SolveError> {
+    let (Err(SolveError::Timeout(spent)), Some(weights)) = (&result, last.closing) else { return result };
+    pass_on_rest(last, learned, weights, Some(time), spent).map(|s| s.credited(found::THIRD_PASS))
 }
 
 /// The staging pass's weights: the first pass's `first`, with the staging advisor's moves
@@ -785,9 +795,9 @@ const REST_WORTH: u32 = 20;
 const FIRST_ROUND: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Under a long limit, the third pass (the first pass's advice with the blocked feature, see
-/// `passes`) runs last, for this fraction of the time the first round leaves (the last
-/// 6.25 s of a 60 s limit): enough for the levels it solves, which it solves within seconds,
-/// while a larger share cuts off the first pass's late solutions.
+/// `passes`) runs after the staged pass, for this fraction of the time the first round leaves
+/// (6.25 s of a 60 s limit): enough for the levels it solves, which it solves within seconds,
+/// while a larger share delays the staging pass's late solutions.
 const THIRD_PASS_SHARE: u32 = 8;
 
 /// Under a long limit, the pass on the staged plan after the first round runs for this

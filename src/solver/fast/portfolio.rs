@@ -8,7 +8,7 @@
 //!
 //! | lane | threads ≥ 2 | ≥ 3 | ≥ 4 | ≥ 5 | ≥ 6 |
 //! |---|---|---|---|---|---|
-//! | 0 | one thread's schedule: the first pass with the backward searches, the second pass, the midpoint, and under long limits the staging and third passes | = | = | = | = |
+//! | 0 | one thread's schedule: the first pass with the backward searches, the second pass, the midpoint, and under long limits the third and staging passes | = | = | = | = |
 //! | 1 | the staged pass, the second pass, then the blocked one | the staged pass, then the second pass | = | = | = |
 //! | 2 | | the blocked pass, then the staging one | the blocked pass | = | = |
 //! | 3 | | | the first pass with the staging advisor | = | = |
