@@ -145,10 +145,9 @@
 //! pass's so that the passes before it keep their time. When the midpoint stops early (its
 //! level has no solution, or no backward state is near enough) with a twentieth of the
 //! limits or more left, the third pass has the rest, so a short limit is spent to its end.
-//! Under
-//! a time limit above `FIRST_ROUND`, its first `FIRST_ROUND` runs that short schedule as a
-//! limit of `FIRST_ROUND` would, midpoint included, so a longer limit finds what the shorter
-//! one finds, as soon; then a first pass follows the staged plan (`bases.rs` under FESS's
+//! Under a time limit above `FIRST_ROUND`, its first `FIRST_ROUND` runs that short schedule
+//! as a limit of `FIRST_ROUND` would, midpoint included, so a longer limit finds what the
+//! shorter one finds, as soon; then a first pass follows the staged plan (`bases.rs` under FESS's
 //! rule for base moves: a goal room's boxes wait on the floor round it, then go in in order;
 //! where the first round followed that, the anytime line's plan) for a `STAGED_SHARE`th of
 //! what is left, then the third pass for a `THIRD_PASS_SHARE`th of what the round left, and a
