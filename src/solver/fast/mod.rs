@@ -479,8 +479,9 @@ fn peeled_plan(
     }
 }
 
-/// What the searches after the first round or the passes read: the staging pass, the midpoint
-/// and the closing pass (see [`midpoint_after`], [`staging_after`], [`close_with_rest`]).
+/// What the searches after the first round or the passes read: the third and staging passes,
+/// the midpoint and the closing pass (see [`third_after`], [`staging_after`],
+/// [`midpoint_after`], [`close_with_rest`]).
 struct Last<'h> {
     level: &'h Level,
     a: &'h Analysis,

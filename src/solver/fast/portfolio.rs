@@ -23,19 +23,18 @@
 //! passes (the staging pass, the third pass) find levels of their own. The other lanes with
 //! several searches give each its weight's share of the time: the staged pass (the first
 //! pass on the staged plan, `bases.rs`, or on the anytime line's plan where the first plan is
-//! the staged one) comes first, for it solves its levels within seconds or not at all; beside
-//! three lanes or more it has a ninth of its lane, the others the rest by their weights. With
-//! two threads the one lane beside the first runs what one thread runs only under long limits,
-//! the staged pass and then the blocked one, half the time each: the first lane runs the
-//! second pass itself, and a second pass on the other lane would find the same levels only
-//! sooner. The second and
-//! relaxed passes follow the plans one thread's first two passes follow; the blocked and
-//! staging passes the plan peeled one box at a time, as one thread's passes after a long
-//! limit's first round do, so that two plans are tried at once; the staging pass, as there,
-//! sets apart the states astray from the plan (`plan_reach.rs`) and the root's named moves
-//! (the branch feature, `features.rs`). More threads than lanes are left unused. Searches
-//! differ in what they try first, not in what they can find, so they overlap little on the
-//! levels one of them finds late: that is where the portfolio pays.
+//! the staged one) comes first, for it solves its levels within seconds or not at all; with
+//! three threads or more it has a ninth of its lane, the others the rest by their weights.
+//! With two threads the one lane beside the first runs what one thread runs only under long
+//! limits, the staged pass and then the blocked one, half the time each: the first lane runs
+//! the second pass itself, and a second pass on the other lane would find the same levels
+//! only sooner. The second and relaxed passes follow the plans one thread's first two passes
+//! follow; the blocked and staging passes the plan peeled one box at a time, as one thread's
+//! passes after a long limit's first round do, so that two plans are tried at once; the
+//! staging pass, as there, sets apart the states astray from the plan (`plan_reach.rs`) and
+//! the root's named moves (the branch feature, `features.rs`). More threads than lanes are
+//! left unused. Searches differ in what they try first, not in what they can find, so they
+//! overlap little on the levels one of them finds late: that is where the portfolio pays.
 //!
 //! # Limits
 //!
