@@ -163,6 +163,11 @@ pub struct SearchArgs {
     /// of the branch feature).
     #[arg(long, help_heading = RESEARCH)]
     pub no_root_branches: bool,
+    /// Fast engine: no staging midpoint (when the backward searches reach no state to aim at,
+    /// a solve through the position where the packing plan's boxes wait round the goal area:
+    /// first the boxes to those squares, then the goals from there) (to measure its effect)
+    #[arg(long, help_heading = RESEARCH)]
+    pub no_staging_midpoint: bool,
     /// Fast engine: the rooms advisor, off by default: a move that cuts fewer links between
     /// the level's rooms (open areas joined by corridors) is cheaper. More levels at a fixed
     /// number of expansions, but each expansion is about a third slower (to measure it).
@@ -331,6 +336,7 @@ impl SearchArgs {
                 staged: !self.no_staged_plan,
                 plan_reach: !self.no_plan_reach,
                 root_branches: !self.no_root_branches,
+                staging_midpoint: !self.no_staging_midpoint,
                 rooms: self.rooms_advisor,
             },
         })

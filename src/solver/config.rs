@@ -268,6 +268,11 @@ pub struct FastOptions {
     /// their own (the branch feature; the unnamed moves' lines share theirs), so that every
     /// named opening gets turns; off, the lines of all openings share their cells.
     pub root_branches: bool,
+    /// The staging midpoint: under short limits (and in a long limit's first round), when the
+    /// backward searches reached no state to aim at, the midpoint's share goes to a solve
+    /// through the plan's staged position (the boxes waiting round the goal area before it
+    /// is filled, `PackingPlan::staged`); off, the passes before it have that share.
+    pub staging_midpoint: bool,
     /// The rooms advisor (off by default): a move that cuts fewer links between the level's
     /// rooms (open areas joined by corridors and doorways) and keeps the plan's progress
     /// costs less than other moves. At a fixed number of expansions it solves more, but its
@@ -297,6 +302,7 @@ impl Default for FastOptions {
             staged: true,
             plan_reach: true,
             root_branches: true,
+            staging_midpoint: true,
             rooms: false,
         }
     }

@@ -570,7 +570,27 @@ impl<'a> Search<'a> {
         for (i, &g) in order.iter().enumerate() {
             rank[g as usize] = i as u16;
         }
-        PackingPlan { order, rank, steps, waits_in_place: self.leave == Leave::StartAreaOpen }
+        let staged = self.staged(&line);
+        PackingPlan { order, rank, steps, waits_in_place: self.leave == Leave::StartAreaOpen, staged }
+    }
+
+    /// The position with the fewest boxes on goals on `line` (its states after the root, in
+    /// the search's order), the first such: its boxes and the bases already used (forwards,
+    /// those boxes still stand where they started). `None` when that is the solved position,
+    /// the line's last state (the start, when the line takes every box away), or no position.
+    fn staged(&self, line: &[&Node]) -> Option<Vec<u16>> {
+        let position = |node: &Node| {
+            let mut squares = node.boxes.clone();
+            squares.extend(self.starts.iter().filter(|t| node.bases.binary_search(t).is_err()));
+            squares.sort_unstable();
+            squares.dedup();
+            squares
+        };
+        let on_goals = |squares: &[u16]| squares.iter().filter(|&&s| self.a.is_goal(Sq::new(usize::from(s)))).count();
+        let (i, squares) = line.iter().map(|n| position(n)).enumerate().min_by_key(|(i, p)| (on_goals(p), *i))?;
+        let start = i + 1 == line.len() && line[i].bases.is_empty();
+        // A pull over a used base would put two boxes on one square: no position.
+        (!start && on_goals(&squares) < self.a.goals() && squares.len() == self.a.goals()).then_some(squares)
     }
 }
 
@@ -605,6 +625,21 @@ mod tests {
         let text = std::fs::read_to_string(format!("{root}/data/xsokoban90.xsb")).unwrap();
         let tag = format!("; {n}\n");
         text.split("\n\n").find(|l| l.contains(&tag)).expect("the level").to_string()
+    }
+
+    #[test]
+    fn the_plan_names_the_position_where_its_boxes_wait_round_the_emptied_goal_room() {
+        // XSokoban 66: 18 goals in a band; the line empties it onto the floor round it.
+        let level = parse_levels(&xsokoban(66)).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let starts = start_squares(&level, &a);
+        let plan = first_plan(&a, &starts, true, EXPANSIONS, &mut || false).expect("never stopped").expect("a plan");
+        let staged = plan.staged.expect("a staged position");
+        assert_eq!(staged.len(), a.goals());
+        assert!(staged.windows(2).all(|w| w[0] < w[1]), "sorted, one box a square");
+        assert!(staged.iter().all(|&s| !a.is_goal(Sq::new(usize::from(s)))), "the goal room emptied");
+        let start: Vec<u16> = (0..a.squares()).filter(|&s| starts[s]).map(|s| s as u16).collect();
+        assert_ne!(staged, start, "some boxes moved");
     }
 
     #[test]

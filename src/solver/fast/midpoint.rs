@@ -28,6 +28,22 @@
 //! a level the passes solve never pays for it. The backward searches pause while it runs (the
 //! join's search starts from the state aimed at, not from theirs) and grow on after it, beside the
 //! passes that follow under a long limit.
+//!
+//! The staging midpoint ([`through_staging`]) aims where the backward searches reached no
+//! state near enough: at the first plan's staged position (`PackingPlan::staged`), the point
+//! of the packing search's line (`super::bases`) where, forwards, the goal area is emptiest
+//! and its boxes wait round it, the boxes the line has yet to take away still on their start
+//! squares. That line is no line of the game (a box it took away stands on its start square
+//! forwards, in the way of later pulls), so the position is only a target, reached in two
+//! parts. The second, the level searched from the staged position, is tried first, once from
+//! each region of the floor the waiting boxes leave the player: they fence much of the floor,
+//! and a player left on the wrong side is shut out (XSokoban 66: the boxes waiting at the
+//! right seal its strip of floor, the only way behind them). The first region from which that
+//! search finds the rest says where the first part must leave the player: the imagined level
+//! with its goals on the staged position, solved by one first pass whose solution must end in
+//! that region ([`Weights::end_region`]). Each part is short where the plan's storage is right
+//! (the goal area packs along the plan, the boxes go to their squares with the goals open),
+//! where the level as a whole defeats the passes.
 
 use std::time::Instant;
 
@@ -106,6 +122,141 @@ fn aim(
     };
     pushes.extend(tail);
     Some(joined(level, &pushes, stats))
+}
+
+/// The staging midpoint (see the module docs): a solution of `level` through `staged` (sorted
+/// solver squares of `a`, the plan's [`super::packing::PackingPlan::staged`]), under
+/// `config`'s limits on the clock started at `started`: the rest from the staged position
+/// ([`rest_from_staged`]), then the first part to it, the imagined level with its goals on
+/// `staged` solved by the first pass alone ending where the rest begins. An error, with the
+/// counters of every search, when either part finds nothing.
+pub(super) fn through_staging(
+    level: &Level,
+    a: &Analysis,
+    hot: (&Hotspots, Weights),
+    learned: &mut Learned,
+    config: &Config,
+    (staged, started): (&[u16], Instant),
+) -> Result<Solution, SolveError> {
+    let left = |stats: &Stats| Config {
+        node_limit: config.node_limit.map(|n| n.saturating_sub(stats.expanded)),
+        time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
+        ..config.clone()
+    };
+    // The rest packs the goal area along the plan: with the plan-reach cells (see
+    // `super::plan_reach`), as the first pass; the first part without them, its plan being
+    // only where the boxes wait.
+    let rest = (hot.0, Weights { astray: config.fast.plan_reach, ..hot.1 });
+    let (found, mut stats) = rest_from_staged(level, a, rest, learned, staged, |stats| {
+        let slot = left(stats);
+        let time_limit = slot.time_limit.map(|t| t / STAGING_TRY);
+        Config { time_limit, node_limit: slot.node_limit.map(|n| n / u64::from(STAGING_TRY)), ..slot }
+    });
+    let Some((tail, player)) = found else { return Err(SolveError::NodeLimit(stats)) };
+    let Some(mid) = midpoint_level(level, a, staged) else { return Err(SolveError::NodeLimit(stats)) };
+    let mid_a = Analysis::new(&mid);
+    let end = end_region(a, &mid_a, staged, player);
+    let first = match first_part(&mid, &mid_a, &left(&stats), hot.1, end) {
+        Ok(first) => first,
+        Err(mut e) => {
+            e.stats_mut().add(&stats);
+            return Err(e);
+        }
+    };
+    stats.add(&first.stats);
+    let Some(mut pushes) = moves_to_pushes(&mid, &first.moves) else { return Err(SolveError::NodeLimit(stats)) };
+    pushes.extend(tail);
+    joined(level, &pushes, stats)
+}
+
+/// The pushes from the staged position (`staged`, solver squares of `a`) to the solved one and
+/// the square of `a` the player starts them from: a search of `level` (as [`finish_from`],
+/// sharing `learned`) from each region of the floor that position leaves the player, the
+/// largest first, under the limits `slot` gives after the counters so far, until one finds
+/// them. The counters of every search come with them.
+fn rest_from_staged(
+    level: &Level,
+    a: &Analysis,
+    hot: (&Hotspots, Weights),
+    learned: &mut Learned,
+    staged: &[u16],
+    slot: impl Fn(&Stats) -> Config,
+) -> (Option<(Vec<Push>, Sq)>, Stats) {
+    let mut stats = Stats::default();
+    for player in region_seeds(a, staged) {
+        let config = slot(&stats);
+        if config.time_limit.is_some_and(|t| t.is_zero()) || config.node_limit == Some(0) {
+            break;
+        }
+        let (found, spent) = finish_from(level, a, hot, learned, &config, (staged, a.square(player)));
+        stats.add(&spent);
+        if let Some(found) = found {
+            return (Some((found, player)), stats);
+        }
+    }
+    (None, stats)
+}
+
+/// The limits of one region's search in [`through_staging`]: a [`STAGING_TRY`]th of what is
+/// left. The region that holds the rest mostly finds it within a fraction of a second; the
+/// others end in a proof that their position is dead or run out.
+const STAGING_TRY: u32 = 4;
+
+/// One square (of `a`) of each region of the floor the boxes on `boxes` leave free, the
+/// largest region first.
+fn region_seeds(a: &Analysis, boxes: &[u16]) -> Vec<Sq> {
+    let mut occupied = vec![0u8; a.squares()];
+    for &b in boxes {
+        occupied[usize::from(b)] = 1;
+    }
+    let mut seen = vec![false; a.squares()];
+    let mut flood = Flood::new(a.squares());
+    let mut regions = Vec::new();
+    for s in a.all() {
+        if occupied[s.index()] != 0 || seen[s.index()] {
+            continue;
+        }
+        flood.player(a, &occupied, s);
+        for t in flood.squares() {
+            seen[t.index()] = true;
+        }
+        regions.push((std::cmp::Reverse(flood.squares().len()), s));
+    }
+    regions.sort_unstable();
+    regions.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The normalised player (a solver square of `mid_a`) of the imagined level's position with
+/// its boxes on `staged` (solver squares of `a`) and the player on `player` (of `a`).
+fn end_region(a: &Analysis, mid_a: &Analysis, staged: &[u16], player: Sq) -> u16 {
+    let mut occupied = vec![0u8; mid_a.squares()];
+    for &b in staged {
+        occupied[mid_a.sq(a.square(Sq::new(usize::from(b)))).index()] = 1;
+    }
+    let player = mid_a.sq(a.square(player));
+    Flood::new(mid_a.squares()).player(mid_a, &occupied, player).index() as u16
+}
+
+/// The imagined level `mid`'s solution by one first pass (`weights`) that must end with the
+/// player's region `end` (see [`Weights::end_region`]), with a plan and hotspots of its own and
+/// no backward search (its lines would end anywhere).
+fn first_part(
+    mid: &Level,
+    mid_a: &Analysis,
+    config: &Config,
+    weights: Weights,
+    end: u16,
+) -> Result<Solution, SolveError> {
+    let started = Instant::now();
+    let plan = search::plan(mid, mid_a, config, Peel::OneByOne, started)?;
+    let hot = match weights.hotspots {
+        Some(_) => Hotspots::new(mid_a, &mut || search::stop_reason(config, started).is_some())
+            .ok_or_else(|| search::halted(config, started))?,
+        None => Hotspots::empty(mid_a),
+    };
+    let mut own = Learned::new(mid_a, super::pull::Backward::none());
+    let weights = Weights { end_region: Some(end), ..weights };
+    search::run(mid, mid_a, &plan, &hot, config, weights, &mut own)
 }
 
 /// The pushes from the state with `boxes` (sorted solver squares of `a`) and the player on
@@ -219,6 +370,49 @@ mod tests {
         let weights = crate::solver::fast::passes(&config)[0];
         let solution = through_backward(&level, &a, (&hot, weights), &mut learned, &config, Instant::now());
         let solution = solution.expect("a state").expect("solved");
+        assert!(crate::verify::verify(&level, &solution.lurd).is_valid_solution(), "{}", solution.lurd);
+    }
+
+    /// A doorway goal between two rooms: pushed straight in, the box leaves the player in the
+    /// left room; asked to end in the right one, the line takes the box through the doorway
+    /// and back.
+    #[test]
+    fn the_first_part_ends_with_the_player_in_the_region_asked_for() {
+        let level = parse_levels("#########\n#   #   #\n#@$ .   #\n#   #   #\n#########\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let config = Config { node_limit: Some(1_000), ..Config::default() };
+        let weights = crate::solver::fast::passes(&config)[0];
+        let goal = [a.sq(level.square_at(2, 4).unwrap()).index() as u16];
+        let end_of = |solution: &Solution| {
+            let player = solution.moves.iter().fold(level.player(), |p, m| level.neighbor(p, m.dir).unwrap());
+            level.coords(player).1
+        };
+        for (room, columns) in [((2, 1), 1..4), ((2, 7), 5..8)] {
+            let player = a.sq(level.square_at(room.0, room.1).unwrap());
+            let end = end_region(&a, &a, &goal, player);
+            let solution = first_part(&level, &a, &config, weights, end).expect("solved");
+            assert!(crate::verify::verify(&level, &solution.lurd).is_valid_solution(), "{}", solution.lurd);
+            assert!(columns.contains(&end_of(&solution)), "{} ends in column {}", solution.lurd, end_of(&solution));
+        }
+    }
+
+    /// XSokoban 66: its plan's line empties the goal band onto the floor round it; the boxes
+    /// go there first, then into the goals, the player ending the first part on the side from
+    /// which the second holds.
+    #[test]
+    fn the_staging_midpoint_solves_a_goal_room_level_through_the_plans_staged_position() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let text = std::fs::read_to_string(format!("{root}/data/xsokoban90.xsb")).unwrap();
+        let level = parse_levels(&text).unwrap().remove(65);
+        let a = Analysis::new(&level);
+        let config = Config { node_limit: Some(400_000), ..Config::default() };
+        let plan = search::plan(&level, &a, &config, Peel::OneByOne, Instant::now()).unwrap();
+        let staged = plan.staged.expect("a staged position");
+        let mut learned = Learned::new(&a, Backward::none());
+        let hot = Hotspots::new(&a, &mut || false).unwrap();
+        let weights = crate::solver::fast::passes(&config)[0];
+        let solution = through_staging(&level, &a, (&hot, weights), &mut learned, &config, (&staged, Instant::now()));
+        let solution = solution.expect("solved");
         assert!(crate::verify::verify(&level, &solution.lurd).is_valid_solution(), "{}", solution.lurd);
     }
 

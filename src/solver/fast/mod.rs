@@ -109,7 +109,10 @@
 //!   state's undone pulls finish the solution (after a short search that meets the backward
 //!   trees when the forward line leaves the player in another region). In goal-room
 //!   levels the backward searches empty the room and stall on the storage outside it, which
-//!   the forward passes, aimed at the goals, never sort out towards their line.
+//!   the forward passes, aimed at the goals, never sort out towards their line. Where there is
+//!   no such state, the staging midpoint aims at the first plan's staged position instead:
+//!   the boxes where the packing search's line has them wait round the emptied goal area,
+//!   the player on the side from which a search of the level finds the rest.
 //!
 //! # Passes
 //!
@@ -133,8 +136,10 @@
 //! there, and comes last because the first pass solves its levels early or not at all.
 //!
 //! Under short limits the first pass has `FIRST_PASS` of them, the second `SECOND_PASS` of the
-//! rest and the midpoint what is left (the second all of it when the backward searches are
-//! off or got no state to aim at). When the bases search has another plan (the staged plan,
+//! rest and the midpoint what is left; when the backward searches are off or got no state to
+//! aim at, the staging midpoint (`midpoint.rs`: through the first plan's staged position,
+//! where its boxes wait round the emptied goal area) takes the midpoint's place, and the
+//! second pass has it all when the plan has no such position. When the bases search has another plan (the staged plan,
 //! or the anytime line's where the first pass follows the staged one; see `bases.rs`), a
 //! first pass on it comes between the second pass and the midpoint, for a second of a 10 s
 //! limit: the second pass has `SECOND_BEFORE_OTHER` of what the first leaves (the same 2 s
@@ -304,6 +309,7 @@ mod found {
     pub const SECOND_PASS: &str = "second-pass";
     pub const OTHER_PLAN_PASS: &str = "other-plan-pass";
     pub const MIDPOINT: &str = "midpoint";
+    pub const STAGING_MIDPOINT: &str = "staging-midpoint";
     pub const STAGED_PASS: &str = "staged-pass";
     pub const STAGING_PASS: &str = "staging-pass";
     pub const THIRD_PASS: &str = "third-pass";
@@ -363,10 +369,11 @@ fn short_schedule(
 ) -> Result<Solution, SolveError> {
     let Last { level, a, config, forward_nodes, plan, hot, started, .. } = *last;
     let limited = config.time_limit.is_some() || config.node_limit.is_some();
-    let (passes, mut midpoint) = match board {
-        Board::Given => (&passes[..2], config.fast.pulls && limited),
+    let (passes, aims) = match board {
+        Board::Given => (&passes[..2], limited),
         Board::Imagined => (&passes[..1], false),
     };
+    let (mut midpoint, mut staging) = (aims && config.fast.pulls, false);
     let mut spent = Stats::default();
     let mut other = None;
     let mut pass = 0;
@@ -375,9 +382,13 @@ fn short_schedule(
         if pass == 1 {
             other = other_plan_within(last, &spent);
         }
-        // The midpoint's share is kept back only when there is a state to aim at.
-        midpoint &= pass + 1 < passes.len() || learned.backward.best().is_some();
-        let (part, whole) = match (pass + 1 < passes.len(), midpoint, other.is_some()) {
+        // The midpoint's share is kept back only when there is a state to aim at: the
+        // backward searches' or, without one, the plan's staged position.
+        if pass + 1 == passes.len() {
+            midpoint &= learned.backward.best().is_some();
+            staging = aims && !midpoint && config.fast.staging_midpoint && plan.staged.is_some();
+        }
+        let (part, whole) = match (pass + 1 < passes.len(), midpoint || staging, other.is_some()) {
             (true, _, _) => FIRST_PASS,
             (false, true, false) => SECOND_PASS,
             (false, true, true) => SECOND_BEFORE_OTHER,
@@ -410,17 +421,21 @@ fn short_schedule(
     };
     let result = match other {
         Some(other) => {
-            let share = if midpoint { OTHER_BEFORE_MIDPOINT } else { (1, 1) };
+            let share = if midpoint || staging { OTHER_BEFORE_MIDPOINT } else { (1, 1) };
             other_plan_pass(&Last { plan: &other, ..*last }, learned, share, result)
         }
         None => result,
     };
-    match midpoint {
-        true => {
+    match (midpoint, staging) {
+        (true, _) => {
             let result = midpoint_after(last, learned, result);
             close_with_rest(last, learned, result)
         }
-        false => result,
+        (false, true) => {
+            let result = staging_midpoint_after(last, learned, result);
+            close_with_rest(last, learned, result)
+        }
+        (false, false) => result,
     }
 }
 
@@ -528,6 +543,39 @@ fn midpoint_after(
             result
         }
         None => result,
+    }
+}
+
+/// The passes' `result`, or when they ran out of their limits the staging midpoint's
+/// solution through the plan's staged position (see `midpoint.rs`) on what they left; the
+/// passes' error, with its counters, when it finds none.
+fn staging_midpoint_after(
+    last: &Last<'_>,
+    learned: &mut search::Learned,
+    mut result: Result<Solution, SolveError>,
+) -> Result<Solution, SolveError> {
+    let Last { level, a, config, plan, .. } = *last;
+    let (Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)), Some(staged)) = (&result, &plan.staged) else {
+        return result;
+    };
+    let spent = spent.clone();
+    let mid_config = Config {
+        time_limit: config.time_limit.map(|t| t.saturating_sub(last.started.elapsed())),
+        node_limit: nodes_left(last, &spent),
+        progress: None,
+        ..config.clone()
+    };
+    let found =
+        midpoint::through_staging(level, a, (last.hot, last.weights), learned, &mid_config, (staged, Instant::now()));
+    match found {
+        Ok(mut solution) => {
+            solution.stats.add(&spent);
+            Ok(solution.credited(found::STAGING_MIDPOINT))
+        }
+        Err(e) => {
+            search::stats_of(&mut result).add(e.stats());
+            result
+        }
     }
 }
 
@@ -828,6 +876,7 @@ fn passes(config: &Config) -> [Weights; 3] {
         staging: None,
         astray: false,
         branches: false,
+        end_region: None,
     };
     [
         first,

@@ -97,6 +97,12 @@ pub struct PackingPlan {
     /// goal already: the staged plan's boxes wait where it puts them and go in in its order,
     /// and a box that skips its wait does not move the plan on (see `bases.rs`).
     pub waits_in_place: bool,
+    /// The position (sorted solver squares) on the plan's line with the fewest boxes on goals,
+    /// the first such going forwards from the solved position (`bases.rs`): forwards, the
+    /// boxes staged round the goal area before its filling begins, where the staging midpoint
+    /// aims (see `midpoint.rs`). `None` for a peeled plan, or when that position is the
+    /// start's or the solved one.
+    pub staged: Option<Vec<u16>>,
 }
 
 /// What the backward search did with one box, in backward order.
@@ -220,7 +226,7 @@ impl PackingPlan {
             rank[g as usize] = i as u16;
         }
         let steps = order.iter().map(|&g| Step::new(g, g)).collect();
-        Some(PackingPlan { order, rank, steps, waits_in_place: false })
+        Some(PackingPlan { order, rank, steps, waits_in_place: false, staged: None })
     }
 
     /// How many steps from the start of the plan are done with the boxes in `occupied`: the
@@ -576,7 +582,7 @@ impl<'p> Peeling<'p> {
         for (i, &g) in order.iter().enumerate() {
             rank[g as usize] = i as u16;
         }
-        Ok(PackingPlan { order, rank, steps, waits_in_place: false })
+        Ok(PackingPlan { order, rank, steps, waits_in_place: false, staged: None })
     }
 }
 
@@ -1087,7 +1093,7 @@ mod tests {
         // on 6, then fills 0; goal 1 is filled straight.
         let step = |square, goal, until| Step { square, goal, until };
         let steps = vec![step(5, 0, 2), step(1, 1, NO_UNTIL), step(6, 0, 3), step(0, 0, NO_UNTIL)];
-        let plan = PackingPlan { order: vec![1, 0], rank: vec![1, 0], steps, waits_in_place: false };
+        let plan = PackingPlan { order: vec![1, 0], rank: vec![1, 0], steps, waits_in_place: false, staged: None };
         let mut occupied = vec![0u8; 8];
         let packed = |occupied: &[u8]| plan.packed(occupied);
         occupied[5] = 1;
@@ -1112,7 +1118,7 @@ mod tests {
         // waits count it as arrived, unless they are kept in place (the staged plan's rule).
         let step = |square, goal, until| Step { square, goal, until };
         let steps = vec![step(5, 0, 2), step(1, 1, NO_UNTIL), step(6, 0, 3), step(0, 0, NO_UNTIL)];
-        let mut plan = PackingPlan { order: vec![1, 0], rank: vec![1, 0], steps, waits_in_place: false };
+        let mut plan = PackingPlan { order: vec![1, 0], rank: vec![1, 0], steps, waits_in_place: false, staged: None };
         let mut occupied = vec![0u8; 8];
         occupied[0] = 1;
         assert_eq!(plan.packed(&occupied), 1);

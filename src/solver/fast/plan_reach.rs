@@ -206,7 +206,7 @@ mod tests {
             rank[usize::from(g)] = i as u16;
         }
         let steps = order.iter().map(|&g| Step::new(g, g)).collect();
-        PackingPlan { order, rank, steps, waits_in_place: false }
+        PackingPlan { order, rank, steps, waits_in_place: false, staged: None }
     }
 
     #[test]

@@ -850,6 +850,10 @@ pub struct Weights {
     /// Whether the feature-space cell says which of the root's moves the state's line starts
     /// with (see [`super::features`]).
     pub branches: bool,
+    /// The normalised player a solution must end with (the staging midpoint's imagined level,
+    /// see `midpoint.rs`: its continuation holds from one region only); `None` for any. A
+    /// state with every box on a goal and the player elsewhere is searched on like any other.
+    pub end_region: Option<u16>,
 }
 
 /// The open-packing advisor's score of a child (smaller is better): the most of the plan
@@ -1101,7 +1105,8 @@ impl<'r> Pass<'r> {
         }
         self.boxes.sort_unstable();
         let on_goals = self.on_goals();
-        if on_goals == self.boxes.len() {
+        // An end region asks for a line even from a start with every box on a goal.
+        if on_goals == self.boxes.len() && self.inputs.weights.end_region.is_none() {
             return end(self.solved(ROOT, &[]));
         }
         if config.fast.aware {
@@ -1573,7 +1578,7 @@ impl<'r> Pass<'r> {
         let Some(h) = self.child_bound(expanded, regions.player, m, row, on_goals) else { return Ok(()) };
         let met = self.learned.backward.find(&self.child_key, regions.player, hash);
         self.search.stats.generated += 1;
-        if h == 0 || met.is_some() {
+        if (h == 0 && self.inputs.weights.end_region.is_none_or(|r| r == regions.player)) || met.is_some() {
             let node = p.node;
             let child = Node {
                 parent: p.id,
@@ -2329,6 +2334,7 @@ mod tests {
             staging: None,
             astray: true,
             branches: false,
+            end_region: None,
         };
         (level, a, hot, config, first)
     }
@@ -2409,6 +2415,7 @@ mod tests {
             staging: Some(0),
             astray: false,
             branches: false,
+            end_region: None,
         };
         let config = Config::default();
         let r = sprint(&level, &a, &hot, &config, weights, (&boxes, player), (SPRINT_EXPANSIONS, 0), Instant::now());
