@@ -358,9 +358,9 @@ fn schedule(
 }
 
 /// The schedule under short limits (see the module docs), under `last.config`'s: the first
-/// two passes, one after the other, the other bases plan's pass, then with the backward
-/// searches the midpoint, and the third pass only on what the midpoint leaves; on an imagined
-/// `board` the first pass alone. Without any limit the first pass is the whole search.
+/// two passes, one after the other, the other bases plan's pass, then the midpoint (or,
+/// without a backward state to aim at, the staging midpoint), and the third pass only on what
+/// it leaves; on an imagined `board` the first pass alone. Without any limit the first pass is the whole search.
 fn short_schedule(
     last: &Last<'_>,
     learned: &mut search::Learned,
