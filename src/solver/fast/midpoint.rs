@@ -107,11 +107,7 @@ fn aim(
     let tail = match backward_state(a, &learned.backward, &boxes, a.sq(player).index()) {
         Some((search, id)) => Some(learned.backward.pushes_from(a, search, id)),
         None => {
-            let left = Config {
-                node_limit: config.node_limit.map(|n| n.saturating_sub(stats.expanded)),
-                time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
-                ..config.clone()
-            };
+            let left = left_after(config, started, &stats);
             let (tail, spent) = finish_from(level, a, (hot, weights), learned, &left, (&boxes, player));
             stats.add(&spent);
             tail
@@ -138,11 +134,7 @@ pub(super) fn through_staging(
     config: &Config,
     (staged, started): (&[u16], Instant),
 ) -> Result<Solution, SolveError> {
-    let left = |stats: &Stats| Config {
-        node_limit: config.node_limit.map(|n| n.saturating_sub(stats.expanded)),
-        time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
-        ..config.clone()
-    };
+    let left = |stats: &Stats| left_after(config, started, stats);
     // The rest packs the goal area along the plan: with the plan-reach cells (see
     // `super::plan_reach`), as the first pass; the first part without them, its plan being
     // only where the boxes wait.
@@ -256,7 +248,18 @@ fn first_part(
     };
     let mut own = Learned::new(mid_a, super::pull::Backward::none());
     let weights = Weights { end_region: Some(end), ..weights };
-    search::run(mid, mid_a, &plan, &hot, config, weights, &mut own)
+    search::run(mid, mid_a, &plan, &hot, &left_after(config, started, &Stats::default()), weights, &mut own)
+}
+
+/// `config` with what is left of its limits after `spent` on the clock started at `started`:
+/// each search keeps a clock of its own, and what ran before it (a plan, another search)
+/// took its share.
+fn left_after(config: &Config, started: Instant, spent: &Stats) -> Config {
+    Config {
+        node_limit: config.node_limit.map(|n| n.saturating_sub(spent.expanded)),
+        time_limit: config.time_limit.map(|t| t.saturating_sub(started.elapsed())),
+        ..config.clone()
+    }
 }
 
 /// The pushes from the state with `boxes` (sorted solver squares of `a`) and the player on
@@ -285,6 +288,7 @@ fn finish_from(
     let Ok(plan) = search::plan(&start, a, config, Peel::OneByOne, started) else {
         return (None, Stats::default());
     };
+    let config = &left_after(config, started, &Stats::default());
     match search::run(&start, a, &plan, hot, config, Weights { sprint: None, ..weights }, learned) {
         Ok(solution) => (moves_to_pushes(&start, &solution.moves), solution.stats),
         Err(e) => (None, e.stats().clone()),
