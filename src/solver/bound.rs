@@ -52,7 +52,7 @@ pub struct LowerBound {
 /// is O(boxes²) against O(boxes³) afresh.
 const RECENT: usize = 16;
 
-/// The solved matching of one expanded state, as [`Hungarian::saved`] gives it.
+/// The solved matching of one expanded state, as [`hungarian::KeptState::set`] keeps it.
 type Kept = hungarian::KeptState<NodeId, TableId, BoxAt>;
 
 /// Renumbers the rows of `old` for `new` (both decoded, so in the same order: by class, then
