@@ -137,31 +137,31 @@
 //!
 //! Under short limits the first pass has `FIRST_PASS` of them, the second `SECOND_PASS` of the
 //! rest and the midpoint what is left; when the backward searches are off or got no state to
-//! aim at, the staging midpoint (`midpoint.rs`: through the first plan's staged position,
-//! where its boxes wait round the emptied goal area) takes the midpoint's place, and the
-//! second pass has it all when the plan has no such position. When the bases search has another plan (the staged plan,
-//! or the anytime line's where the first pass follows the staged one; see `bases.rs`), a
-//! first pass on it comes between the second pass and the midpoint, for a second of a 10 s
-//! limit: the second pass has `SECOND_BEFORE_OTHER` of what the first leaves (the same 2 s
-//! of a 10 s limit; `SECOND_BEFORE_OTHER_ALONE` without the midpoint), the other plan's pass
-//! `OTHER_BEFORE_MIDPOINT` of the rest. The levels the first pass solves it solves within
-//! its first half, while a goal room that the first plan misleads on and the other leads
-//! on takes the other plan's pass well under a second; its turn comes after the second
-//! pass's so that the passes before it keep their time. When the midpoint stops early (its
-//! level has no solution, or no backward state is near enough) with a twentieth of the
-//! limits or more left, the third pass has the rest, so a short limit is spent to its end.
-//! Under a time limit above `FIRST_ROUND`, its first `FIRST_ROUND` runs that short schedule
-//! as a limit of `FIRST_ROUND` would, midpoint included, so a longer limit finds what the
-//! shorter one finds, as soon; then a first pass follows the staged plan (`bases.rs` under FESS's
-//! rule for base moves: a goal room's boxes wait on the floor round it, then go in in order;
-//! where the first round followed that, the anytime line's plan) for a `STAGED_SHARE`th of
-//! what is left, then the third pass for a `THIRD_PASS_SHARE`th of what the round left, and a
-//! first pass that also takes the staging advisor's moves runs afresh on the rest; these two
-//! follow the plan peeled one box at a time when the first round followed the bases plan, so
-//! that a long limit tries both plans. The staged and third passes solve their levels within
-//! seconds of their start or not at all, the staging pass over tens of seconds, so it comes
-//! last; and it comes after the first round so that a level the short schedule solves in
-//! seconds is solved as fast under a long limit.
+//! aim at, the staging midpoint (`midpoint.rs`: through the first plan's staged position, where
+//! its boxes wait round the emptied goal area) takes the midpoint's place, and the second pass
+//! has it all when the plan has no such position. When the bases search has another plan (the
+//! staged plan, or the anytime line's where the first pass follows the staged one; see
+//! `bases.rs`), a first pass on it comes between the second pass and the midpoint, for a second
+//! of a 10 s limit: the second pass has `SECOND_BEFORE_OTHER` of what the first leaves (the
+//! same 2 s of a 10 s limit; `SECOND_BEFORE_OTHER_ALONE` without the midpoint), the other
+//! plan's pass `OTHER_BEFORE_MIDPOINT` of the rest. The levels the first pass solves it solves
+//! within its first half, while a goal room that the first plan misleads on and the other leads
+//! on takes the other plan's pass well under a second; its turn comes after the second pass's
+//! so that the passes before it keep their time. When the midpoint stops early (its level has
+//! no solution, no backward state is near enough, or the staging midpoint's parts found
+//! nothing) with a twentieth of the limits or more left, the third pass has the rest, so a
+//! short limit is spent to its end. Under a time limit above `FIRST_ROUND`, its first
+//! `FIRST_ROUND` runs that short schedule as a limit of `FIRST_ROUND` would, midpoint included,
+//! so a longer limit finds what the shorter one finds, as soon; then a first pass follows the
+//! staged plan (`bases.rs` under FESS's rule for base moves: a goal room's boxes wait on the
+//! floor round it, then go in in order; where the first round followed that, the anytime line's
+//! plan) for a `STAGED_SHARE`th of what is left, then the third pass for a `THIRD_PASS_SHARE`th
+//! of what the round left, and a first pass that also takes the staging advisor's moves runs
+//! afresh on the rest; these two follow the plan peeled one box at a time when the first round
+//! followed the bases plan, so that a long limit tries both plans. The staged and third passes
+//! solve their levels within seconds of their start or not at all, the staging pass over tens
+//! of seconds, so it comes last; and it comes after the first round so that a level the short
+//! schedule solves in seconds is solved as fast under a long limit.
 //!
 //! # Threads
 //!
@@ -360,7 +360,8 @@ fn schedule(
 /// The schedule under short limits (see the module docs), under `last.config`'s: the first
 /// two passes, one after the other, the other bases plan's pass, then the midpoint (or,
 /// without a backward state to aim at, the staging midpoint), and the third pass only on what
-/// it leaves; on an imagined `board` the first pass alone. Without any limit the first pass is the whole search.
+/// it leaves; on an imagined `board` the first pass alone. Without any limit the first pass
+/// is the whole search.
 fn short_schedule(
     last: &Last<'_>,
     learned: &mut search::Learned,
