@@ -520,30 +520,51 @@ struct Last<'h> {
 fn midpoint_after(
     last: &Last<'_>,
     learned: &mut search::Learned,
-    mut result: Result<Solution, SolveError>,
+    result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
     let Last { level, a, config, .. } = *last;
     let Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)) = &result else { return result };
     let spent = spent.clone();
     let mid_config = Config {
-        time_limit: config.time_limit.map(|t| t.saturating_sub(last.started.elapsed())),
-        node_limit: nodes_left(last, &spent),
         memory_limit: config.memory_limit.map(|m| m.saturating_sub(learned.backward.bytes())),
-        progress: None,
-        ..config.clone()
+        ..limits_left(last, &spent)
     };
+    // The midpoint searched another level: its verdict (even "unsolvable") says nothing of
+    // this one, which stays stopped by the passes' limit, with the midpoint's counters.
     match midpoint::through_backward(level, a, (last.hot, last.weights), learned, &mid_config, Instant::now()) {
-        Some(Ok(mut solution)) => {
-            solution.stats.add(&spent);
-            Ok(solution.credited(found::MIDPOINT))
+        Some(found) => credited_or(found, &spent, found::MIDPOINT, result),
+        None => result,
+    }
+}
+
+/// `last.config` with what the passes left of its limits after `spent`, for a search that
+/// runs after them with no progress line of its own.
+fn limits_left(last: &Last<'_>, spent: &Stats) -> Config {
+    Config {
+        time_limit: last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed())),
+        node_limit: nodes_left(last, spent),
+        progress: None,
+        ..last.config.clone()
+    }
+}
+
+/// A late search's solution credited to `search`, with the passes' counters `spent` added;
+/// when it found none, the passes' `result` with the late search's counters added.
+fn credited_or(
+    found: Result<Solution, SolveError>,
+    spent: &Stats,
+    search: &str,
+    mut result: Result<Solution, SolveError>,
+) -> Result<Solution, SolveError> {
+    match found {
+        Ok(mut solution) => {
+            solution.stats.add(spent);
+            Ok(solution.credited(search))
         }
-        // The midpoint searched another level: its verdict (even "unsolvable") says nothing
-        // of this one, which stays stopped by the passes' limit, with the midpoint's counters.
-        Some(Err(e)) => {
+        Err(e) => {
             search::stats_of(&mut result).add(e.stats());
             result
         }
-        None => result,
     }
 }
 
@@ -553,31 +574,17 @@ fn midpoint_after(
 fn staging_midpoint_after(
     last: &Last<'_>,
     learned: &mut search::Learned,
-    mut result: Result<Solution, SolveError>,
+    result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
-    let Last { level, a, config, plan, .. } = *last;
+    let Last { level, a, plan, .. } = *last;
     let (Err(SolveError::Timeout(spent) | SolveError::NodeLimit(spent)), Some(staged)) = (&result, &plan.staged) else {
         return result;
     };
     let spent = spent.clone();
-    let mid_config = Config {
-        time_limit: config.time_limit.map(|t| t.saturating_sub(last.started.elapsed())),
-        node_limit: nodes_left(last, &spent),
-        progress: None,
-        ..config.clone()
-    };
+    let config = limits_left(last, &spent);
     let found =
-        midpoint::through_staging(level, a, (last.hot, last.weights), learned, &mid_config, (staged, Instant::now()));
-    match found {
-        Ok(mut solution) => {
-            solution.stats.add(&spent);
-            Ok(solution.credited(found::STAGING_MIDPOINT))
-        }
-        Err(e) => {
-            search::stats_of(&mut result).add(e.stats());
-            result
-        }
-    }
+        midpoint::through_staging(level, a, (last.hot, last.weights), learned, &config, (staged, Instant::now()));
+    credited_or(found, &spent, found::STAGING_MIDPOINT, result)
 }
 
 /// Under a long limit, the first round's `result`, or when it ran out of time a first pass
