@@ -197,10 +197,7 @@ const STAGING_TRY: u32 = 4;
 /// One square (of `a`) of each region of the floor the boxes on `boxes` leave free, the
 /// largest region first.
 fn region_seeds(a: &Analysis, boxes: &[u16]) -> Vec<Sq> {
-    let mut occupied = vec![0u8; a.squares()];
-    for &b in boxes {
-        occupied[usize::from(b)] = 1;
-    }
+    let occupied = occupancy(a.squares(), boxes.iter().map(|&b| usize::from(b)));
     let mut seen = vec![false; a.squares()];
     let mut flood = Flood::new(a.squares());
     let mut regions = Vec::new();
@@ -218,13 +215,20 @@ fn region_seeds(a: &Analysis, boxes: &[u16]) -> Vec<Sq> {
     regions.into_iter().map(|(_, s)| s).collect()
 }
 
+/// The occupancy array of `n` solver squares (nonzero: a box) with boxes on `boxes`.
+fn occupancy(n: usize, boxes: impl IntoIterator<Item = usize>) -> Vec<u8> {
+    let mut occupied = vec![0u8; n];
+    for b in boxes {
+        occupied[b] = 1;
+    }
+    occupied
+}
+
 /// The normalised player (a solver square of `mid_a`) of the imagined level's position with
 /// its boxes on `staged` (solver squares of `a`) and the player on `player` (of `a`).
 fn end_region(a: &Analysis, mid_a: &Analysis, staged: &[u16], player: Sq) -> u16 {
-    let mut occupied = vec![0u8; mid_a.squares()];
-    for &b in staged {
-        occupied[mid_a.sq(a.square(Sq::new(usize::from(b)))).index()] = 1;
-    }
+    let boxes = staged.iter().map(|&b| mid_a.sq(a.square(Sq::new(usize::from(b)))).index());
+    let occupied = occupancy(mid_a.squares(), boxes);
     let player = mid_a.sq(a.square(player));
     Flood::new(mid_a.squares()).player(mid_a, &occupied, player).index() as u16
 }
@@ -303,10 +307,9 @@ fn backward_state(
     boxes: &[u16],
     player: usize,
 ) -> Option<(usize, u32)> {
-    let mut occupied = vec![0u8; a.squares()];
+    let occupied = occupancy(a.squares(), boxes.iter().map(|&b| usize::from(b)));
     let mut key = vec![0u64; keyed::words(a)];
     for &b in boxes {
-        occupied[usize::from(b)] = 1;
         key[usize::from(b) / 64] |= 1 << (b % 64);
     }
     let region = Flood::new(a.squares()).player(a, &occupied, Sq::new(player)).index() as u16;
