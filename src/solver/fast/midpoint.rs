@@ -307,9 +307,10 @@ fn backward_state(
     boxes: &[u16],
     player: usize,
 ) -> Option<(usize, u32)> {
-    let occupied = occupancy(a.squares(), boxes.iter().map(|&b| usize::from(b)));
+    let mut occupied = vec![0u8; a.squares()];
     let mut key = vec![0u64; keyed::words(a)];
     for &b in boxes {
+        occupied[usize::from(b)] = 1;
         key[usize::from(b) / 64] |= 1 << (b % 64);
     }
     let region = Flood::new(a.squares()).player(a, &occupied, Sq::new(player)).index() as u16;
