@@ -282,12 +282,14 @@ pub struct Labels {
     queue: Vec<Sq>,
     /// The lowest square of each region.
     seeds: Vec<Sq>,
+    /// The number of squares of each region.
+    sizes: Vec<u32>,
 }
 
 impl Labels {
     /// Labels for `n` squares.
     pub fn new(n: usize) -> Labels {
-        Labels { label: vec![0; n], base: 0, next: 0, queue: Vec::new(), seeds: Vec::new() }
+        Labels { label: vec![0; n], base: 0, next: 0, queue: Vec::new(), seeds: Vec::new(), sizes: Vec::new() }
     }
 
     /// Labels the regions of the squares where `open` holds; returns how many there are.
@@ -300,6 +302,7 @@ impl Labels {
         let base = self.next;
         self.base = base;
         self.seeds.clear();
+        self.sizes.clear();
         for s in a.all() {
             if !open(s) || self.label[s] > base {
                 continue;
@@ -311,7 +314,7 @@ impl Labels {
             label[s] = id;
             queue.clear();
             queue.push(s);
-            spread(
+            let size = spread(
                 a,
                 queue,
                 |_, _| true,
@@ -324,6 +327,7 @@ impl Labels {
                     }
                 },
             );
+            self.sizes.push(size as u32);
         }
         self.seeds.len()
     }
@@ -338,6 +342,11 @@ impl Labels {
     /// The lowest square of region `r`.
     pub fn seed(&self, r: usize) -> Sq {
         self.seeds[r]
+    }
+
+    /// The number of squares of region `r`.
+    pub fn size(&self, r: usize) -> usize {
+        self.sizes[r] as usize
     }
 }
 
@@ -462,11 +471,11 @@ mod tests {
         assert_eq!(labels.fill(&a, |t| t != b), 2);
         assert_eq!(labels.region_of(b), None);
         let p = a.sq(level.player());
-        assert_eq!(labels.seed(labels.region_of(p).unwrap()), {
-            let mut flood = Flood::new(a.squares());
-            flood.fill(&a, p, |t| t != b)
-        });
+        let mut flood = Flood::new(a.squares());
+        assert_eq!(labels.seed(labels.region_of(p).unwrap()), flood.fill(&a, p, |t| t != b));
+        assert_eq!(labels.size(labels.region_of(p).unwrap()), flood.squares().len());
         assert_eq!(labels.fill(&a, |_| true), 1, "relabelled from scratch");
+        assert_eq!(labels.size(0), a.squares());
         let mut flood = Flood::new(a.squares());
         assert_eq!(side_groups(&a, &mut flood, b, |t| t != b), [NO_GROUP, 0, NO_GROUP, 1]);
     }

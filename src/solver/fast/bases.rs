@@ -71,6 +71,10 @@ pub const MAX_BYTES: usize = 64 << 20;
 /// No square.
 const NONE: u16 = u16::MAX;
 
+/// The stop check (which reads the clock) is asked once per this many pull nodes: once per
+/// node, the clock took a few percent of a big level's time.
+const STOP_EVERY: u32 = 64;
+
 /// When a pull may take a box away at a base (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Leave {
@@ -136,6 +140,8 @@ struct Search<'a> {
     /// (square, side) pairs the current box search reached.
     visited: Vec<u32>,
     stamp: u32,
+    /// The pull nodes searched, for asking the stop check every [`STOP_EVERY`] of them.
+    polled: u32,
 }
 
 /// The plan of the search's best line (see the module docs) for the level behind `a`, whose
@@ -217,6 +223,7 @@ impl<'a> Search<'a> {
             cuts: Cuts::new(n),
             visited: vec![0; n * 4],
             stamp: 0,
+            polled: 0,
         }
     }
 
@@ -389,7 +396,8 @@ impl<'a> Search<'a> {
     }
 
     /// The children of state `id` (see the module docs); `None` when `stop` says so (asked
-    /// for each square a box search reaches: on a big level one expansion is long).
+    /// every [`STOP_EVERY`] squares the box searches reach: on a big level one expansion is
+    /// long).
     fn expand(&mut self, id: u32, stop: &mut dyn FnMut() -> bool) -> Option<Vec<Node>> {
         let a = self.a;
         let node = &self.nodes[id as usize];
@@ -492,7 +500,8 @@ impl<'a> Search<'a> {
         let mut head = 0;
         while let Some(&(pos, k, pulls)) = queue.get(head) {
             head += 1;
-            if stop() {
+            self.polled = self.polled.wrapping_add(1);
+            if self.polled.is_multiple_of(STOP_EVERY) && stop() {
                 self.occupied[b as usize] = 1;
                 return None;
             }

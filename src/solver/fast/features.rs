@@ -68,6 +68,8 @@ pub type Cell = [u16; 6];
 pub struct Features {
     /// The regions of the last full flood (regions are found in index order).
     labels: Labels,
+    /// The region of the player in the last full flood, `None` before one.
+    player_region: Option<usize>,
     filled: bool,
     blocked: bool,
 }
@@ -84,15 +86,29 @@ impl Features {
     /// Scratch for the level of `a`; `filled` says whether cells count the boxes on goals,
     /// `blocked` whether they say that boxes block the way to the plan's next goal.
     pub fn new(a: &Analysis, filled: bool, blocked: bool) -> Features {
-        Features { labels: Labels::new(a.squares()), filled, blocked }
+        Features { labels: Labels::new(a.squares()), player_region: None, filled, blocked }
     }
 
     /// Floods the free floor (squares with `occupied == 0`) and returns the number of regions
     /// and the lowest index of the region holding `player`.
     pub fn regions(&mut self, a: &Analysis, occupied: &[u8], player: usize) -> Regions {
         let count = self.labels.fill(a, |t| occupied[t] == 0) as u16;
-        let player = self.labels.region_of(Sq::new(player)).map_or(NO_SQUARE, |r| self.labels.seed(r).index() as u16);
+        self.player_region = self.labels.region_of(Sq::new(player));
+        let player = self.player_region.map_or(NO_SQUARE, |r| self.labels.seed(r).index() as u16);
         Regions { count, player }
+    }
+
+    /// Whether the player reaches `s` in the position of the last [`Features::regions`]: the
+    /// expansion reads its player's region from the labels instead of flooding it again.
+    #[inline]
+    pub fn reaches(&self, s: Sq) -> bool {
+        self.player_region.is_some() && self.labels.region_of(s) == self.player_region
+    }
+
+    /// The number of squares the player reaches in the position of the last
+    /// [`Features::regions`].
+    pub fn reach_size(&self) -> usize {
+        self.player_region.map_or(0, |r| self.labels.size(r))
     }
 
     /// The regions of a child of the last fully flooded position (the parent, `count` regions)

@@ -18,17 +18,42 @@ use crate::analysis::{Analysis, Sq};
 /// the live squares times their pushes); the advisor then stays silent.
 const MAX_LIVE: usize = 400;
 
-/// The per-level hotspot relation over live squares.
+/// The per-level hotspot relation over live squares, as bit rows both ways round: a child's
+/// count is a few word operations over the rows of the square its box moved to (see
+/// [`Moving`]) rather than a look-up per box.
 pub struct Hotspots {
-    live: usize,
-    /// Bit `x * live + y`: `y` is a hotspot for `x`.
-    bits: Vec<u64>,
+    /// Words per row: a bit for each live square.
+    words: usize,
+    /// Row `x`, bit `y`: `y` is a hotspot for `x`.
+    rows: Vec<u64>,
+    /// Row `y`, bit `x`: `y` is a hotspot for `x` (the rows above, transposed).
+    cols: Vec<u64>,
+}
+
+/// The children of a state that move one box (row `row` of its boxes), worked out once for
+/// the box by [`Hotspots::moving`]: after the box leaves its square, how many of the other
+/// boxes are hotspots for some box off its goal (`base`), which of them are not (`idle`: a
+/// box that the moved box blocks from its new square makes one), and which stand off their
+/// goals (`off_goals`: the moved box on a hotspot of one of them is one itself).
+#[derive(Debug, Clone, Default)]
+pub struct Moving {
+    row: Option<usize>,
+    base: u32,
+    idle: Vec<u64>,
+    off_goals: Vec<u64>,
+}
+
+impl Moving {
+    /// Forgets the box worked out: the next state's children need their own.
+    pub fn clear(&mut self) {
+        self.row = None;
+    }
 }
 
 impl Hotspots {
     /// An empty table: no square is a hotspot for any other.
     pub fn empty(a: &Analysis) -> Hotspots {
-        Hotspots { live: a.live(), bits: Vec::new() }
+        Hotspots { words: a.live().div_ceil(64), rows: Vec::new(), cols: Vec::new() }
     }
 
     /// Builds the table; `None` when `stop` asked to stop first. A level with more than
@@ -39,7 +64,8 @@ impl Hotspots {
         if live > MAX_LIVE {
             return Some(hot);
         }
-        hot.bits = vec![0; (live * live).div_ceil(64)];
+        hot.rows = vec![0; live * hot.words];
+        hot.cols = vec![0; live * hot.words];
         let mut reach = BoxReach { seen: vec![false; live], used: vec![false; a.squares()], queue: Vec::new() };
         let mut used = Vec::new();
         for x in a.goals()..live {
@@ -52,8 +78,8 @@ impl Hotspots {
             used.extend((0..live).filter(|&s| reach.used[s] && s != x));
             for &y in &used {
                 if reach.goals(a, x, y) != base {
-                    let bit = x * live + y;
-                    hot.bits[bit / 64] |= 1 << (bit % 64);
+                    hot.rows[x * hot.words + y / 64] |= 1 << (y % 64);
+                    hot.cols[y * hot.words + x / 64] |= 1 << (x % 64);
                 }
             }
         }
@@ -62,17 +88,16 @@ impl Hotspots {
 
     /// Bytes the table holds.
     pub fn bytes(&self) -> usize {
-        self.bits.capacity() * 8
+        (self.rows.capacity() + self.cols.capacity()) * 8
     }
 
     /// Whether a box on `y` is a hotspot for a box on `x` (both live squares).
     #[inline]
     pub fn blocks(&self, x: usize, y: usize) -> bool {
-        if self.bits.is_empty() {
+        if self.rows.is_empty() {
             return false;
         }
-        let bit = x * self.live + y;
-        self.bits[bit / 64] >> (bit % 64) & 1 != 0
+        self.rows[x * self.words + y / 64] >> (y % 64) & 1 != 0
     }
 
     /// How many of `boxes` are hotspots for some box of `boxes` that is not on a goal (solver
@@ -81,7 +106,7 @@ impl Hotspots {
     pub fn count(&self, boxes: &[u16], goals: usize, counts: &mut Vec<u32>) -> u32 {
         counts.clear();
         counts.resize(boxes.len(), 0);
-        if self.bits.is_empty() {
+        if self.rows.is_empty() {
             return 0;
         }
         for &x in boxes.iter().filter(|&&x| x as usize >= goals) {
@@ -94,33 +119,51 @@ impl Hotspots {
         counts.iter().filter(|&&c| c > 0).count() as u32
     }
 
-    /// The hotspot count after box `row` of `boxes` moves to `to`, from the counts `count`
-    /// left for `boxes`, in O(boxes).
-    pub fn moved(&self, boxes: &[u16], goals: usize, counts: &[u32], row: usize, to: usize) -> u32 {
-        if self.bits.is_empty() {
-            return 0;
+    /// Works out `moving` for the children that move box `row` of `boxes` (whose counts
+    /// [`Hotspots::count`] left in `counts`), unless it holds that box already, in O(boxes).
+    pub fn moving(&self, boxes: &[u16], goals: usize, counts: &[u32], row: usize, moving: &mut Moving) {
+        if moving.row == Some(row) {
+            return;
+        }
+        moving.row = Some(row);
+        moving.base = 0;
+        moving.idle.clear();
+        moving.idle.resize(self.words, 0);
+        moving.off_goals.clear();
+        moving.off_goals.resize(self.words, 0);
+        if self.rows.is_empty() {
+            return;
         }
         let from = boxes[row] as usize;
-        let mut hot = 0;
-        let mut own = 0;
         for (i, &y) in boxes.iter().enumerate() {
+            let y = y as usize;
             if i == row {
                 continue;
             }
-            let y = y as usize;
-            let mut c = counts[i];
-            if from >= goals && self.blocks(from, y) {
-                c -= 1;
+            let left = counts[i] - u32::from(from >= goals && self.blocks(from, y));
+            match left {
+                0 => moving.idle[y / 64] |= 1 << (y % 64),
+                _ => moving.base += 1,
             }
-            if to >= goals && self.blocks(to, y) {
-                c += 1;
-            }
-            hot += u32::from(c > 0);
-            if y >= goals && self.blocks(y, to) {
-                own += 1;
+            if y >= goals {
+                moving.off_goals[y / 64] |= 1 << (y % 64);
             }
         }
-        hot + u32::from(own > 0)
+    }
+
+    /// The hotspot count after the box [`Hotspots::moving`] worked out moves to `to`:
+    /// [`Hotspots::count`] of the child, in O(live squares / 64).
+    pub fn moved_to(&self, moving: &Moving, goals: usize, to: usize) -> u32 {
+        if self.rows.is_empty() {
+            return 0;
+        }
+        let span = to * self.words..(to + 1) * self.words;
+        let newly: u32 = match to >= goals {
+            true => self.rows[span.clone()].iter().zip(&moving.idle).map(|(r, i)| (r & i).count_ones()).sum(),
+            false => 0,
+        };
+        let own = self.cols[span].iter().zip(&moving.off_goals).any(|(c, o)| c & o != 0);
+        moving.base + newly + u32::from(own)
     }
 }
 
@@ -213,7 +256,9 @@ mod tests {
                 if boxes.contains(&(to as u16)) {
                     continue;
                 }
-                let fast = hot.moved(&boxes, a.goals(), &counts, row, to);
+                let mut moving = Moving::default();
+                hot.moving(&boxes, a.goals(), &counts, row, &mut moving);
+                let fast = hot.moved_to(&moving, a.goals(), to);
                 let mut moved = boxes.clone();
                 moved[row] = to as u16;
                 assert_eq!(fast, hot.count(&moved, a.goals(), &mut scratch), "row {row} to {to}");

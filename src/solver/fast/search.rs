@@ -31,7 +31,7 @@ use std::time::Instant;
 use super::bases::Leave;
 use super::corral::CorralCheck;
 use super::features::{Cell, Features, MAX_BRANCHES};
-use super::hotspots::Hotspots;
+use super::hotspots::{Hotspots, Moving};
 use super::keyed::{self, Keyed, hash_key};
 use super::macros::{MacroMove, Macros};
 use super::packing::{PackingPlan, Peel, start_squares};
@@ -976,8 +976,6 @@ struct Pass<'r> {
     key: Vec<u64>,
     costs: Vec<i64>,
     occupied: Vec<u8>,
-    /// The player's reach in the state being expanded.
-    reach: Flood,
     /// A PI-corral's barrier boxes, the only ones that move when there is one.
     restricted: Vec<u16>,
     corrals: Corrals,
@@ -986,6 +984,8 @@ struct Pass<'r> {
     way: Way,
     /// How many boxes not on goals each box of the expanded state is a hotspot for.
     hot_counts: Vec<u32>,
+    /// The children's hotspot counts, worked out for the box they move.
+    moving: Moving,
     /// The children of the state being expanded, their keys one after another, and the hash of
     /// each move's child.
     children: Vec<Child>,
@@ -1048,7 +1048,7 @@ impl<'r> Pass<'r> {
             features: Features::new(a, weights.filled, weights.blocked),
             macros: Macros::new(n),
             hungarian: Hungarian::default(),
-            recent: Recent::default(),
+            recent: Recent::new(inputs.config.memory_limit),
             rows: Vec::new(),
             tables: None,
             parent_table: TableId::STATIC,
@@ -1058,13 +1058,13 @@ impl<'r> Pass<'r> {
             key: vec![0; words],
             costs: Vec::new(),
             occupied: vec![0; n],
-            reach: Flood::new(n),
             restricted: Vec::new(),
             corrals: Corrals::new(n),
             corral_check: CorralCheck::new(n),
             moves: Vec::new(),
             way: Way::new(n),
             hot_counts: Vec::new(),
+            moving: Moving::default(),
             children: Vec::new(),
             child_keys: Vec::new(),
             child_key: vec![0; words],
@@ -1414,7 +1414,6 @@ impl<'r> Pass<'r> {
         self.search.states.nodes[id as usize].expanded = true;
         self.key.copy_from_slice(self.search.key(id));
         self.set_boxes(1);
-        self.reach.player(a, &self.occupied, Sq::new(node.player as usize));
         let regions = self.features.regions(a, &self.occupied, node.player as usize).count;
         let cell = self.features.cell(plan, &self.occupied, (regions, on_goals), |_| false, |p| self.astray(p));
         if self.pi_corral_dead(node.player) {
@@ -1430,7 +1429,10 @@ impl<'r> Pass<'r> {
             None
         };
         let hot = match weights.hotspots {
-            Some(_) => hot.count(&self.boxes, a.goals(), &mut self.hot_counts),
+            Some(_) => {
+                self.moving.clear();
+                hot.count(&self.boxes, a.goals(), &mut self.hot_counts)
+            }
             None => 0,
         };
         let opening = config.fast.opener && obstacles.is_some_and(|o| o > 0);
@@ -1451,16 +1453,16 @@ impl<'r> Pass<'r> {
         Ok(())
     }
 
-    /// Whether the expanded state (the player on `player`, `reach` flooded) has a PI-corral
-    /// that is a deadlock. A PI-corral's barrier boxes go to `restricted`: one of them must be
+    /// Whether the expanded state (the player on `player`, its regions labelled in `features`)
+    /// has a PI-corral that is a deadlock. A PI-corral's barrier boxes go to `restricted`: one of them must be
     /// pushed first, so only they move.
     fn pi_corral_dead(&mut self, player: u16) -> bool {
         let Inputs { a, config, .. } = self.inputs;
         self.restricted.clear();
         if config.pruning.corrals {
-            let reach = &self.reach;
-            let unreached = a.squares() - reach.squares().len() - self.boxes.len();
-            if let Some(barrier) = self.corrals.pi_corral(a, &self.occupied, |s| reach.contains(s), unreached, true) {
+            let features = &self.features;
+            let unreached = a.squares() - features.reach_size() - self.boxes.len();
+            if let Some(barrier) = self.corrals.pi_corral(a, &self.occupied, |s| features.reaches(s), unreached, true) {
                 self.restricted.extend(barrier.iter().map(|s| s.index() as u16));
                 self.search.stats.corral_cuts += 1;
             }
@@ -1468,11 +1470,11 @@ impl<'r> Pass<'r> {
         if self.restricted.is_empty() {
             return false;
         }
-        let reach = &self.reach;
+        let features = &self.features;
         let dead = self.corral_check.is_dead(
             a,
             &self.occupied,
-            |s| reach.contains(Sq::new(s)),
+            |s| features.reaches(Sq::new(s)),
             player as usize,
             &self.restricted,
         );
@@ -1490,13 +1492,14 @@ impl<'r> Pass<'r> {
         let restricted = &self.restricted;
         let mut boxes =
             self.boxes.iter().filter(|b| restricted.is_empty() || restricted.contains(b)).map(|&b| b as usize);
-        let (reach, budget) = (&self.reach, &mut self.budget);
+        let (features, budget) = (&self.features, &mut self.budget);
         let mut stopped = None;
-        let mut stop = || budget.check_now().map_err(|stop| stopped = Some(stop)).is_err();
+        // Polled on the budget's interval: the clock read once per box showed in the profile.
+        let mut stop = || budget.poll().map_err(|stop| stopped = Some(stop)).is_err();
         self.macros.moves(
             a,
             &mut self.occupied,
-            &|s| reach.contains(Sq::new(s)),
+            &|s| features.reaches(Sq::new(s)),
             &mut boxes,
             &mut self.moves,
             &mut stop,
@@ -1616,7 +1619,10 @@ impl<'r> Pass<'r> {
         };
         let cell = self.features.cell(plan, &self.occupied, (regions.count, on_goals), blocked, astray);
         let hotspots = match weights.hotspots {
-            Some(_) => hot.moved(&self.boxes, a.goals(), &self.hot_counts, row, to),
+            Some(_) => {
+                hot.moving(&self.boxes, a.goals(), &self.hot_counts, row, &mut self.moving);
+                hot.moved_to(&self.moving, a.goals(), to)
+            }
             None => 0,
         };
         self.child_keys.extend_from_slice(&self.child_key);
@@ -1916,7 +1922,11 @@ impl<'r> Pass<'r> {
 
     /// Bytes the pass holds, with what the level learned and its hotspot table.
     fn held(&self) -> usize {
-        self.search.bytes() + tables_bytes(&self.tables) + self.learned.bytes() + self.inputs.hot.bytes()
+        self.search.bytes()
+            + tables_bytes(&self.tables)
+            + self.learned.bytes()
+            + self.inputs.hot.bytes()
+            + self.recent.bytes()
     }
 
     /// The solution through state `goal`, then `tail`.
@@ -1973,32 +1983,64 @@ const SPRINT_SHARE: u64 = 4;
 /// The solved matchings of the states expanded lately ([`hungarian::Kept`]), a slot for
 /// each (by handle, the newest kept), with their boxes and table: a picked state's exact
 /// matching is its parent's re-solved for the moved box ([`Hungarian::resolve_rows`]), which
-/// on levels with many boxes is a fraction of solving it afresh, and the parent of a picked
-/// state was most often expanded lately.
-#[derive(Default)]
+/// on levels with many boxes is a fraction of solving it afresh. A state's children are often
+/// picked thousands of expansions after it, since every cell gets one expansion a round, and
+/// by then a small table has given its parent's slot to another state: the slots are as many
+/// as the room holds for the level's boxes (see [`Recent::entry_bytes`]), within
+/// [`RECENT_SLOTS`].
 struct Recent {
     slots: Vec<Kept>,
+    /// What the slots may hold: [`RECENT_BYTES`], or a sixteenth of a smaller memory limit.
+    room: usize,
+    /// The bytes the slots hold once filled (see [`Recent::entry_bytes`]).
+    bytes: usize,
 }
 
 /// One state's entry in [`Recent`].
 type Kept = hungarian::KeptState<u32, TableId, u16>;
 
-/// The slots of [`Recent`].
-const RECENT_SLOTS: usize = 1 << 10;
+/// The fewest and the most slots of [`Recent`].
+const RECENT_SLOTS: (usize, usize) = (1 << 10, 1 << 14);
+
+/// What [`Recent`]'s slots may hold, in bytes, unless [`RECENT_SLOTS`]'s fewest need more
+/// (a sixteenth of a smaller memory limit).
+const RECENT_BYTES: usize = 16 << 20;
 
 impl Recent {
+    /// No slots yet, with room for [`RECENT_BYTES`] or a sixteenth of `memory_limit`.
+    fn new(memory_limit: Option<usize>) -> Recent {
+        let room = memory_limit.map_or(RECENT_BYTES, |m| (m / 16).min(RECENT_BYTES));
+        Recent { slots: Vec::new(), room, bytes: 0 }
+    }
+
+    /// The bytes of a slot filled for a state of `boxes` boxes: the boxes (two bytes each)
+    /// and the duals and matching (three words per box, and one more of each).
+    fn entry_bytes(boxes: usize) -> usize {
+        std::mem::size_of::<Kept>() + boxes * 2 + (boxes + 1) * 24
+    }
+
     /// Keeps the saved matching of `hungarian`, state `id`'s, whose `boxes` were matched
     /// over `table`.
     fn keep(&mut self, id: u32, table: TableId, boxes: &[u16], hungarian: &Hungarian) {
         if self.slots.is_empty() {
-            self.slots.resize_with(RECENT_SLOTS, Kept::default);
+            let entry = Recent::entry_bytes(boxes.len());
+            let slots = (self.room / entry).clamp(RECENT_SLOTS.0, RECENT_SLOTS.1);
+            self.slots.resize_with(slots, Kept::default);
+            self.bytes = slots * entry;
         }
-        self.slots[id as usize % RECENT_SLOTS].set(Some(id), table, boxes, hungarian);
+        let slot = id as usize % self.slots.len();
+        self.slots[slot].set(Some(id), table, boxes, hungarian);
     }
 
     /// The kept matching of state `id` over `table`, if still kept.
     fn of(&self, id: u32, table: TableId) -> Option<&Kept> {
-        self.slots.get(id as usize % RECENT_SLOTS).filter(|k| k.is(&id, &table))
+        let slot = id as usize % self.slots.len().max(1);
+        self.slots.get(slot).filter(|k| k.is(&id, &table))
+    }
+
+    /// The bytes the slots hold once filled.
+    fn bytes(&self) -> usize {
+        self.bytes
     }
 }
 
