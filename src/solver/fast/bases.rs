@@ -99,6 +99,9 @@ struct Node {
     bases: Vec<u16>,
     /// Lowest square of the player's region.
     player: u16,
+    /// How many parts the boxes cut the free floor into, when the expansion that made the
+    /// state worked it out ([`NONE`] when not: [`Search::push`] then labels them).
+    regions: u16,
 }
 
 /// Where one macro pull takes a box.
@@ -107,6 +110,9 @@ struct Pull {
     pulls: u16,
     /// The square the player stands on after the last pull.
     player: u16,
+    /// How many parts of the floor the box's square touches once it stands there (the other
+    /// boxes in place).
+    parts: u16,
 }
 
 /// The open list: (boxes left, cell key, farthest first, newest first, state); the cell
@@ -245,6 +251,7 @@ impl<'a> Search<'a> {
                 boxes: goals.clone(),
                 bases: self.starts.clone(),
                 player,
+                regions: NONE,
             };
             self.push(root, &mut open);
         }
@@ -319,6 +326,7 @@ impl<'a> Search<'a> {
         let far: u64 = node.boxes.iter().map(|&b| u64::from(self.goal_pushes[b as usize])).sum();
         let regions = match self.leave {
             Leave::Anytime => 0,
+            Leave::StartAreaOpen if node.regions != NONE => u64::from(node.regions),
             Leave::StartAreaOpen => {
                 self.set_boxes(&node.boxes);
                 self.labels.fill(self.a, |s| self.occupied[s] == 0) as u64
@@ -403,7 +411,7 @@ impl<'a> Search<'a> {
         let node = &self.nodes[id as usize];
         let (boxes, bases, player) = (node.boxes.clone(), node.bases.clone(), node.player);
         self.set_boxes(&boxes);
-        self.labels.fill(a, |s| self.occupied[s] == 0);
+        let count = self.labels.fill(a, |s| self.occupied[s] == 0);
         let region = self.labels.region_of(Sq::new(player as usize));
         let reached: Vec<bool> = a.all().map(|s| self.labels.region_of(s) == region).collect();
         let sinks = self.sinks(&bases, &reached);
@@ -422,6 +430,8 @@ impl<'a> Search<'a> {
         // have none).
         let mut matching: Option<(Edges, Vec<usize>)> = None;
         for (i, &b) in boxes.iter().enumerate() {
+            // The regions once the box is lifted: those round its square become one.
+            let lifted = count + 1 - self.regions_beside(b);
             let pulls = self.box_pulls(b, &reached, stop)?;
             let mut others = boxes.clone();
             others.remove(i);
@@ -453,6 +463,8 @@ impl<'a> Search<'a> {
                             boxes: next,
                             bases,
                             player: p.player,
+                            // The box set down splits its region into its parts.
+                            regions: (lifted - 1 + usize::from(p.parts)) as u16,
                         });
                     }
                 }
@@ -467,10 +479,10 @@ impl<'a> Search<'a> {
             .map(|(b, to, side, others, left)| {
                 // The box is gone: the player's region is the one round where it stood.
                 self.set_boxes(&others);
-                self.labels.fill(a, |s| self.occupied[s] == 0);
+                let regions = self.labels.fill(a, |s| self.occupied[s] == 0) as u16;
                 let r = self.labels.region_of(Sq::new(side as usize));
                 let player = r.map_or(NONE, |r| self.labels.seed(r).index() as u16);
-                Node { parent: id, from: b, to, removed: true, boxes: others, bases: left, player }
+                Node { parent: id, from: b, to, removed: true, boxes: others, bases: left, player, regions }
             })
             .collect();
         Some(away)
@@ -509,7 +521,8 @@ impl<'a> Search<'a> {
             let side = sides[k as usize];
             if self.from_starts[pos as usize] && found.insert((pos, side)) {
                 let player = nb(pos as usize, Dir::ALL[k as usize]).map_or(NONE, |q| q as u16);
-                out.push(Pull { to: pos, pulls, player });
+                let parts = (0..4).filter(|&i| sides[i] != NONE && !sides[..i].contains(&sides[i])).count() as u16;
+                out.push(Pull { to: pos, pulls, player, parts });
             }
             for (k2, d2) in Dir::ALL.into_iter().enumerate() {
                 if sides[k2] == NONE || sides[k2] != side {
@@ -525,6 +538,22 @@ impl<'a> Search<'a> {
         }
         self.occupied[b as usize] = 1;
         Some(out)
+    }
+
+    /// How many regions of the last labelling (the expanded state's) lie beside the box on `b`.
+    fn regions_beside(&self, b: u16) -> usize {
+        let mut seen = [usize::MAX; 4];
+        let mut k = 0;
+        for t in self.a.neighbor_indices(Sq::new(usize::from(b))) {
+            let Some(r) = (t != NONE).then(|| self.labels.region_of(Sq::new(usize::from(t)))).flatten() else {
+                continue;
+            };
+            if !seen[..k].contains(&r) {
+                seen[k] = r;
+                k += 1;
+            }
+        }
+        k
     }
 
     /// The lowest square of the region on each side of `pos` with the box from `lifted` there
@@ -634,6 +663,26 @@ mod tests {
         let text = std::fs::read_to_string(format!("{root}/data/xsokoban90.xsb")).unwrap();
         let tag = format!("; {n}\n");
         text.split("\n\n").find(|l| l.contains(&tag)).expect("the level").to_string()
+    }
+
+    #[test]
+    fn the_regions_an_expansion_works_out_agree_with_a_labelling_of_the_child() {
+        for n in [66, 69, 23] {
+            let level = parse_levels(&xsokoban(n)).unwrap().remove(0);
+            let a = Analysis::new(&level);
+            let starts = start_squares(&level, &a);
+            let mut search = Search::new(&a, &starts, Leave::StartAreaOpen);
+            search.run(300, &mut || false).expect("never stopped");
+            let mut labels = Labels::new(a.squares());
+            let worked_out: Vec<&Node> = search.nodes.iter().filter(|node| node.regions != NONE).collect();
+            assert!(worked_out.len() > 100, "level {n}: {} states", worked_out.len());
+            for node in worked_out {
+                let mut occupied = vec![0u8; a.squares()];
+                node.boxes.iter().for_each(|&b| occupied[usize::from(b)] = 1);
+                let count = labels.fill(&a, |s| occupied[s] == 0);
+                assert_eq!(usize::from(node.regions), count, "level {n}, boxes {:?}", node.boxes);
+            }
+        }
     }
 
     #[test]
