@@ -52,7 +52,7 @@ use hashbrown::HashSet;
 
 use super::bipartite::Edges;
 use super::packing::{NO_UNTIL, PackingPlan, Step};
-use crate::analysis::region::{Labels, relaxed_pulls, relaxed_pushes};
+use crate::analysis::region::{Labels, Stamps, relaxed_pulls, relaxed_pushes};
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
 use crate::solver::cuts::Cuts;
@@ -148,6 +148,15 @@ struct Search<'a> {
     stamp: u32,
     /// The pull nodes searched, for asking the stop check every [`STOP_EVERY`] of them.
     polled: u32,
+    /// The squares a base's box reaches by pushes and those it may have come from (see
+    /// [`Search::sinks`]), and the floods' queue.
+    ahead: Stamps,
+    behind: Stamps,
+    queue: Vec<Sq>,
+    /// A box search's queue of (box square, side of the player, pulls), and the (square,
+    /// player's part) pairs it found (see [`Search::box_pulls`]).
+    pull_queue: Vec<(u16, u8, u16)>,
+    found: HashSet<(u16, u16)>,
 }
 
 /// The plan of the search's best line (see the module docs) for the level behind `a`, whose
@@ -230,6 +239,11 @@ impl<'a> Search<'a> {
             visited: vec![0; n * 4],
             stamp: 0,
             polled: 0,
+            ahead: Stamps::new(n),
+            behind: Stamps::new(n),
+            queue: Vec::new(),
+            pull_queue: Vec::new(),
+            found: HashSet::new(),
         }
     }
 
@@ -343,7 +357,7 @@ impl<'a> Search<'a> {
     /// the largest group of bases that reach each other by pushes (the boxes as walls) when
     /// the player reaches all of them, else none. A group is the bases both reached from its
     /// first base and reaching it: two floods a group, whatever the bases.
-    fn sinks(&self, bases: &[u16], reached: &[bool]) -> Vec<u16> {
+    fn sinks(&mut self, bases: &[u16], reached: &[bool]) -> Vec<u16> {
         if self.leave == Leave::Anytime {
             return bases.to_vec();
         }
@@ -353,11 +367,13 @@ impl<'a> Search<'a> {
             if group[i] != usize::MAX {
                 continue;
             }
-            let (ahead, behind) = (self.flood(bases[i], false), self.flood(bases[i], true));
+            let Search { a, occupied, ahead, behind, queue, .. } = self;
+            flood(a, occupied, bases[i], false, ahead, queue);
+            flood(a, occupied, bases[i], true, behind, queue);
             let mut size = 0;
             for j in i..bases.len() {
-                let t = usize::from(bases[j]);
-                if group[j] == usize::MAX && ahead[t] && behind[t] {
+                let t = Sq::new(usize::from(bases[j]));
+                if group[j] == usize::MAX && ahead.has(t) && behind.has(t) {
                     group[j] = sizes.len();
                     size += 1;
                 }
@@ -370,30 +386,6 @@ impl<'a> Search<'a> {
             true => sinks,
             false => Vec::new(),
         }
-    }
-
-    /// The squares a box on `from` reaches by pushes alone, or with `backward` the squares it
-    /// may have come from ([`relaxed_pushes`], [`relaxed_pulls`]), the boxes in `occupied` as
-    /// walls (the player taken to be wherever it must stand).
-    fn flood(&self, from: u16, backward: bool) -> Vec<bool> {
-        let mut seen = vec![false; self.a.squares()];
-        seen[usize::from(from)] = true;
-        let free = |s: Sq| self.occupied[s.index()] == 0;
-        let mut enter = |here: Sq, next: Sq, player: Sq| {
-            // The square the push puts the box on: the next one forwards, this one backwards.
-            let onto = if backward { here } else { next };
-            let fresh = free(onto) && free(player) && !seen[next.index()];
-            if fresh {
-                seen[next.index()] = true;
-            }
-            fresh
-        };
-        let mut queue = vec![Sq::new(usize::from(from))];
-        match backward {
-            false => relaxed_pushes(self.a, &mut queue, |_, _| true, &mut enter),
-            true => relaxed_pulls(self.a, &mut queue, |_, _| true, &mut enter),
-        };
-        seen
     }
 
     fn set_boxes(&mut self, boxes: &[u16]) {
@@ -499,7 +491,8 @@ impl<'a> Search<'a> {
         let nb = |s: usize, d: Dir| a.neighbor(Sq::new(s), d).map(|t| t.index());
         // (box square, side of the player, pulls): the player steps back from the box's
         // square to that side's next square and drags the box one square.
-        let mut queue: Vec<(u16, u8, u16)> = Vec::new();
+        let mut queue = std::mem::take(&mut self.pull_queue);
+        queue.clear();
         for (k, d) in Dir::ALL.into_iter().enumerate() {
             let Some(p) = nb(b as usize, d).filter(|&p| reached[p] && self.occupied[p] == 0) else { continue };
             if nb(p, d).is_some_and(|q| self.occupied[q] == 0) {
@@ -508,13 +501,15 @@ impl<'a> Search<'a> {
             }
         }
         let mut out = Vec::new();
-        let mut found = HashSet::new();
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
         let mut head = 0;
         while let Some(&(pos, k, pulls)) = queue.get(head) {
             head += 1;
             self.polled = self.polled.wrapping_add(1);
             if self.polled.is_multiple_of(STOP_EVERY) && stop() {
                 self.occupied[b as usize] = 1;
+                (self.pull_queue, self.found) = (queue, found);
                 return None;
             }
             let sides = self.sides_of(b as usize, pos as usize);
@@ -537,6 +532,7 @@ impl<'a> Search<'a> {
             }
         }
         self.occupied[b as usize] = 1;
+        (self.pull_queue, self.found) = (queue, found);
         Some(out)
     }
 
@@ -630,6 +626,27 @@ impl<'a> Search<'a> {
         // A pull over a used base would put two boxes on one square: no position.
         (!start && on_goals(&squares) < self.a.goals() && squares.len() == self.a.goals()).then_some(squares)
     }
+}
+
+/// Marks in `seen` the squares a box on `from` reaches by pushes alone, or with `backward` the
+/// squares it may have come from ([`relaxed_pushes`], [`relaxed_pulls`]), the boxes in
+/// `occupied` as walls (the player taken to be wherever it must stand); `queue` is scratch.
+fn flood(a: &Analysis, occupied: &[u8], from: u16, backward: bool, seen: &mut Stamps, queue: &mut Vec<Sq>) {
+    let from = Sq::new(usize::from(from));
+    seen.clear();
+    seen.mark(from);
+    let free = |s: Sq| occupied[s.index()] == 0;
+    let mut enter = |here: Sq, next: Sq, player: Sq| {
+        // The square the push puts the box on: the next one forwards, this one backwards.
+        let onto = if backward { here } else { next };
+        free(onto) && free(player) && seen.insert(next)
+    };
+    queue.clear();
+    queue.push(from);
+    match backward {
+        false => relaxed_pushes(a, queue, |_, _| true, &mut enter),
+        true => relaxed_pulls(a, queue, |_, _| true, &mut enter),
+    };
 }
 
 #[cfg(test)]
