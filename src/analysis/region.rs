@@ -348,6 +348,21 @@ impl Labels {
     pub fn size(&self, r: usize) -> usize {
         self.sizes[r] as usize
     }
+
+    /// How many distinct regions of the last labelling lie beside `s` (walls and squares
+    /// where `open` did not hold have none): freeing `s` would merge them into one.
+    pub fn regions_beside(&self, a: &Analysis, s: Sq) -> usize {
+        let mut seen = [usize::MAX; 4];
+        let mut k = 0;
+        for d in Dir::ALL {
+            let Some(r) = a.neighbor(s, d).and_then(|t| self.region_of(t)) else { continue };
+            if !seen[..k].contains(&r) {
+                seen[k] = r;
+                k += 1;
+            }
+        }
+        k
+    }
 }
 
 /// No part of the floor: a wall or a blocked square beside the box.

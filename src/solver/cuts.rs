@@ -368,6 +368,13 @@ impl Around {
     }
 }
 
+/// How many distinct values the four sides of a square hold, leaving out `none` (a wall or a
+/// box): the parts of the floor a box on the square touches, from its side groups or lows.
+#[inline]
+pub(crate) fn distinct_sides<T: Copy + PartialEq>(sides: [T; 4], none: T) -> usize {
+    (0..4).filter(|&i| sides[i] != none && !sides[..i].contains(&sides[i])).count()
+}
+
 /// Side groups from the four sides' part keys ([`NO_SIDE`] for a wall or a box): sides with
 /// equal keys share a label, labels numbered in side order as the flood gives them.
 #[inline]

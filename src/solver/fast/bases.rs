@@ -55,7 +55,7 @@ use super::packing::{NO_UNTIL, PackingPlan, Step};
 use crate::analysis::region::{Labels, Stamps, relaxed_pulls, relaxed_pushes};
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
-use crate::solver::cuts::Cuts;
+use crate::solver::cuts::{Cuts, distinct_sides};
 
 /// A base move takes a box at least this many pulls (FESS's "big distance"): a box pulled onto
 /// a base a few squares off is not away; it stands where the forward search must move it.
@@ -423,7 +423,7 @@ impl<'a> Search<'a> {
         let mut matching: Option<(Edges, Vec<usize>)> = None;
         for (i, &b) in boxes.iter().enumerate() {
             // The regions once the box is lifted: those round its square become one.
-            let lifted = count + 1 - self.regions_beside(b);
+            let lifted = count + 1 - self.labels.regions_beside(a, Sq::new(usize::from(b)));
             let pulls = self.box_pulls(b, &reached, stop)?;
             let mut others = boxes.clone();
             others.remove(i);
@@ -516,7 +516,7 @@ impl<'a> Search<'a> {
             let side = sides[k as usize];
             if self.from_starts[pos as usize] && found.insert((pos, side)) {
                 let player = nb(pos as usize, Dir::ALL[k as usize]).map_or(NONE, |q| q as u16);
-                let parts = (0..4).filter(|&i| sides[i] != NONE && !sides[..i].contains(&sides[i])).count() as u16;
+                let parts = distinct_sides(sides, NONE) as u16;
                 out.push(Pull { to: pos, pulls, player, parts });
             }
             for (k2, d2) in Dir::ALL.into_iter().enumerate() {
@@ -534,22 +534,6 @@ impl<'a> Search<'a> {
         self.occupied[b as usize] = 1;
         (self.pull_queue, self.found) = (queue, found);
         Some(out)
-    }
-
-    /// How many regions of the last labelling (the expanded state's) lie beside the box on `b`.
-    fn regions_beside(&self, b: u16) -> usize {
-        let mut seen = [usize::MAX; 4];
-        let mut k = 0;
-        for t in self.a.neighbor_indices(Sq::new(usize::from(b))) {
-            let Some(r) = (t != NONE).then(|| self.labels.region_of(Sq::new(usize::from(t)))).flatten() else {
-                continue;
-            };
-            if !seen[..k].contains(&r) {
-                seen[k] = r;
-                k += 1;
-            }
-        }
-        k
     }
 
     /// The lowest square of the region on each side of `pos` with the box from `lifted` there

@@ -47,7 +47,6 @@ use super::macros::MacroMove;
 use super::packing::PackingPlan;
 use crate::analysis::region::Labels;
 use crate::analysis::{Analysis, NO_SQUARE, Sq};
-use crate::level::Dir;
 
 /// Connectivity values above this share one cell. States whose boxes cut the floor into many
 /// pockets are rarely on a solution's path, and giving each such count its own cell handed
@@ -115,18 +114,8 @@ impl Features {
     /// after move `m`: only the squares round `from` are looked at for the count; the player's
     /// region comes with the move (the box search worked it out, see [`MacroMove::player`]).
     pub fn child_regions(&self, a: &Analysis, count: u16, m: MacroMove) -> Regions {
-        let from = m.from;
         // Freeing `from` merges the parent regions around it into one (or makes a new one).
-        let mut merged = [usize::MAX; 4];
-        let mut k = 0;
-        for d in Dir::ALL {
-            // A wall or a box of the parent has no region.
-            let Some(r) = a.neighbor(from, d).and_then(|t| self.labels.region_of(t)) else { continue };
-            if !merged[..k].contains(&r) {
-                merged[k] = r;
-                k += 1;
-            }
-        }
+        let k = self.labels.regions_beside(a, m.from);
         // Then the box on `to` splits its region into `splits` parts.
         let total = (count as usize + 1 - k - 1 + m.splits as usize) as u16;
         Regions { count: total, player: m.player }

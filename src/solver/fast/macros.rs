@@ -22,7 +22,7 @@
 use crate::analysis::region::next_round;
 use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
-use crate::solver::cuts::Cuts;
+use crate::solver::cuts::{Cuts, distinct_sides};
 
 /// One macro move: the box on `from` ends on `to`, pushed last in direction `dir` (the player
 /// stands on the square before `to`), after `pushes` pushes.
@@ -204,7 +204,7 @@ impl Macros {
             if pos.index() != b {
                 // Every square reached had its side groups worked out by this search.
                 let groups = self.groups[pos];
-                let splits = (0..4).filter(|&i| groups[i] != u8::MAX && !groups[..i].contains(&groups[i])).count();
+                let splits = distinct_sides(groups, u8::MAX);
                 out.push(MacroMove {
                     from: Sq::new(b),
                     to: pos,

@@ -1454,8 +1454,8 @@ impl<'r> Pass<'r> {
     }
 
     /// Whether the expanded state (the player on `player`, its regions labelled in `features`)
-    /// has a PI-corral that is a deadlock. A PI-corral's barrier boxes go to `restricted`: one of them must be
-    /// pushed first, so only they move.
+    /// has a PI-corral that is a deadlock. A PI-corral's barrier boxes go to `restricted`: one
+    /// of them must be pushed first, so only they move.
     fn pi_corral_dead(&mut self, player: u16) -> bool {
         let Inputs { a, config, .. } = self.inputs;
         self.restricted.clear();
