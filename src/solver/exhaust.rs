@@ -21,6 +21,18 @@
 //! out of budget, see [`Exhaust::stopped_short`]). [`Exhaust::complete`] searches without it,
 //! for checks against another search.
 //!
+//! In a search of fewer boxes than goals, boxes *vanish*. The zone of a position is the floor
+//! its boxes shut away from the player and every square beside it, diagonals too; after each
+//! push, the boxes outside the zone of the new position are taken off the board. Taking boxes
+//! away is a relaxation: the rest get more room and the player reaches more, so a solution of
+//! the real position, its vanished boxes' pushes left out, is still a line of the search that
+//! ends with every box left on a goal (or passes open floor first), and "dead" is still a
+//! proof. The zone is a function of the position alone (its boxes and its player's region),
+//! so two lines that reach the same boxes and region reach the same position. Vanishing keeps
+//! the search small where a shut-in corner stays shut while some of its fence could wander
+//! over the open floor: those boxes leave, and what is left is the corner (Festival's corral
+//! deadlock search drops the boxes outside its deadlock zone in the same way).
+//!
 //! The set of boxes may be a subset of a position's: the other boxes only take squares and
 //! moves away, so a subset that cannot reach goals on its own dooms every position that holds
 //! it with the player in the same region. [`Patterns`] stores such subsets and matches them in
@@ -44,8 +56,9 @@ use std::collections::BinaryHeap;
 use super::report::Stats;
 use super::state::BoxAt;
 use super::successors::{Rules, Start, Successor, Successors};
-use crate::analysis::region::next_round;
+use crate::analysis::region::{Flood, next_round};
 use crate::analysis::{Analysis, Sq};
+use crate::level::Dir;
 
 /// No box: a goal's entry in a matching while it is unmatched.
 const FREE: u16 = u16::MAX;
@@ -69,6 +82,11 @@ pub struct Exhaust {
     failed: hashbrown::HashMap<u64, bool>,
     /// Whether a search stops at open floor (see the module docs).
     open_stop: bool,
+    /// The zone of the child being visited (one bit per square, see the module docs), the
+    /// squares of its boxes that vanish, and a flood for its region when some do.
+    zone: Vec<u64>,
+    gone: Vec<usize>,
+    flood: Flood,
     /// Whether the last search that proved nothing stopped short (its budget ran out, or it
     /// reached open floor) rather than finding a way to put every box on a goal.
     stopped_short: bool,
@@ -127,6 +145,27 @@ fn open_floor(a: &Analysis, region: &[u64], boxes: usize) -> bool {
     reached as usize + boxes >= a.squares()
 }
 
+/// Writes to `zone` the floor that the boxes of `key` shut away from the player's `region`,
+/// and every square beside it, diagonals too (see the module docs).
+fn zone_of(a: &Analysis, region: &[u64], key: &[u64], zone: &mut [u64]) {
+    zone.fill(0);
+    let bit = |v: &[u64], s: Sq| v.get(s.index() / 64).is_some_and(|w| w >> (s.index() % 64) & 1 == 1);
+    for s in a.all() {
+        if bit(region, s) || bit(key, s) {
+            continue;
+        }
+        for d in Dir::ALL {
+            let turn = Dir::ALL[(d.index() + 1) % 4];
+            let n = a.neighbor(s, d);
+            let diagonal =
+                n.and_then(|n| a.neighbor(n, turn)).or_else(|| a.neighbor(s, turn).and_then(|m| a.neighbor(m, d)));
+            for t in [Some(s), n, diagonal].into_iter().flatten() {
+                zone[t.index() / 64] |= 1 << (t.index() % 64);
+            }
+        }
+    }
+}
+
 /// The hash of stored position `i`.
 fn hash_at(keys: &[u64], players: &[Sq], words: usize, i: u32) -> u64 {
     let i = i as usize;
@@ -153,6 +192,9 @@ impl Exhaust {
             region: vec![0; a.squares().div_ceil(64)],
             failed: hashbrown::HashMap::new(),
             open_stop: true,
+            zone: vec![0; a.squares().div_ceil(64)],
+            gone: Vec::new(),
+            flood: Flood::new(a.squares()),
             stopped_short: false,
             keys: Vec::new(),
             players: Vec::new(),
@@ -277,7 +319,7 @@ impl Exhaust {
             };
             let rw = self.region.len();
             let region = &self.regions[at * rw..(at + 1) * rw];
-            if self.open_stop && open_floor(a, region, boxes.len()) {
+            if self.open_stop && open_floor(a, region, self.boxes.len()) {
                 self.stopped_short = true;
                 return false;
             }
@@ -351,18 +393,36 @@ impl Exhaust {
         self.child_key.extend_from_slice(&self.keys[at * words..(at + 1) * words]);
         self.child_key[from / 64] &= !(1 << (from % 64));
         self.child_key[to / 64] |= 1 << (to % 64);
-        let h = hash_of(&self.child_key, p.player);
+        let player = self.vanish(a, i, p.player);
+        let h = hash_of(&self.child_key, player);
         let known = self.table.find(h, |&i| {
             let i = i as usize;
-            self.players[i] == p.player && self.keys[i * words..(i + 1) * words] == self.child_key[..]
+            self.players[i] == player && self.keys[i * words..(i + 1) * words] == self.child_key[..]
         });
         if known.is_some() {
             return None;
         }
         self.child_matched.clear();
         self.child_matched.extend_from_slice(&self.matched[at * goals..(at + 1) * goals]);
-        if !self.repair(from as u16, to as u16, reaches) {
-            return None; // no matching left: dead
+        let mut child_near = near - self.nearest[from];
+        let mut moved_stays = true;
+        for k in 0..self.gone.len() {
+            let v = self.gone[k];
+            let was = if v == to { from } else { v };
+            if v == to {
+                moved_stays = false;
+            } else {
+                child_near -= self.nearest[v];
+            }
+            if let Some(g) = self.child_matched.iter().position(|&b| b == was as u16) {
+                self.child_matched[g] = FREE;
+            }
+        }
+        if moved_stays {
+            child_near += self.nearest[to];
+            if !self.repair(from as u16, to as u16, reaches) {
+                return None; // no matching left: dead
+            }
         }
         if self.solved_child() {
             return Some(false);
@@ -372,16 +432,49 @@ impl Exhaust {
             return Some(false);
         }
         let id = self.players.len() as u32;
-        let child_near = near - self.nearest[from] + self.nearest[to];
         self.open.push(Reverse((child_near, Reverse(id))));
         self.keys.extend_from_slice(&self.child_key);
-        self.players.push(p.player);
+        self.players.push(player);
         self.matched.extend_from_slice(&self.child_matched);
-        let successors = if self.count == goals { &self.all } else { &self.some };
-        self.regions.extend_from_slice(successors.child_region(i));
+        if !self.gone.is_empty() {
+            let at = self.regions.len();
+            self.regions.resize(at + self.region.len(), 0);
+            self.flood.write_bits(&mut self.regions[at..]);
+        } else {
+            let successors = if self.count == goals { &self.all } else { &self.some };
+            self.regions.extend_from_slice(successors.child_region(i));
+        }
         let (keys, players) = (&self.keys, &self.players);
         self.table.insert_unique(h, id, |&i| hash_at(keys, players, words, i));
         None
+    }
+
+    /// Takes out of `child_key` (push `i`'s child) the boxes outside its zone, into `gone`,
+    /// and returns the child's normalised player: `player` when none vanishes, else the lowest
+    /// square of its region flooded again into `flood`. Only a search of fewer boxes than goals
+    /// lets boxes vanish (with every box, each must reach a goal).
+    fn vanish(&mut self, a: &Analysis, i: usize, player: Sq) -> Sq {
+        self.gone.clear();
+        if self.count == a.goals() {
+            return player;
+        }
+        zone_of(a, self.some.child_region(i), &self.child_key, &mut self.zone);
+        for (w, &word) in self.child_key.iter().enumerate() {
+            let mut bits = word & !self.zone[w];
+            while bits != 0 {
+                self.gone.push(w * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
+        if self.gone.is_empty() {
+            return player;
+        }
+        for &v in &self.gone {
+            self.child_key[v / 64] &= !(1 << (v % 64));
+        }
+        let key = &self.child_key;
+        let live = self.words * 64;
+        self.flood.fill(a, player, |t| t.index() >= live || key[t.index() / 64] >> (t.index() % 64) & 1 == 0)
     }
 
     /// Whether the last [`Exhaust::proves_dead`] that proved nothing stopped short, out of
@@ -429,7 +522,7 @@ impl Exhaust {
             } else {
                 (self.child_key[full] & ((1u64 << (goals % 64)) - 1)).count_ones()
             };
-        on_goals as usize == self.count
+        on_goals == self.child_key.iter().map(|w| w.count_ones()).sum::<u32>()
     }
 
     /// Repairs `child_matched` after the box on `from` moved to `to`: true when the boxes still
@@ -658,6 +751,41 @@ mod tests {
         // only ever push the left box, into the right one.
         let text = "###########\n#@$   $ ..#\n###########\n";
         assert!(check(text, 1_000), "two boxes in a one-wide corridor, pushable right only");
+    }
+
+    #[test]
+    fn boxes_that_wander_off_a_shut_in_corner_vanish_from_its_proof() {
+        // A position of XSokoban 28: the eight boxes round the shut-in floor at the bottom
+        // left can never let the player in without a deadlock, but two of them can wander over
+        // the open floor, which without vanishing takes over a million positions to exhaust.
+        let rows = [
+            "         #####",
+            "     #####   #",
+            "    ## $@$ $ ####",
+            "#####        ##*#",
+            "#     $   $ ##.*#",
+            "#  ###### ###.. #",
+            "## #  #    #...$#",
+            "#     # $$ #... #",
+            "#  #$$## ####..*#",
+            "####  $  $  ##..#",
+            "   ##  $     ...#",
+            "    # $$$   #  .#",
+            "    #   $    ####",
+            "    ######   #",
+            "         #####",
+        ];
+        let text = &rows.join("\n");
+        let level = parse_levels(text).unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let fence = [(8, 4), (8, 5), (9, 6), (10, 7), (11, 6), (11, 7), (11, 8), (12, 8)];
+        let boxes: Vec<Sq> = fence.iter().map(|&(r, c)| a.sq(level.square_at(r, c).unwrap())).collect();
+        let reaches = |s: usize, g: usize| a.distance(g, Sq::new(s)).is_some();
+        let mut exhaust = Exhaust::new(&a);
+        assert!(exhaust.proves_dead(&a, &boxes, a.sq(level.player()), 100, reaches, &mut || false));
+        // Without the box on (10,7) the player gets in: nothing is proven.
+        let open = &boxes[..3].iter().chain(&boxes[4..]).copied().collect::<Vec<_>>();
+        assert!(!exhaust.proves_dead(&a, open, a.sq(level.player()), 10_000, reaches, &mut || false));
     }
 
     #[test]
