@@ -270,6 +270,18 @@ impl Analysis {
             t => Some(Sq::from_raw(t)),
         }
     }
+    /// The squares round `s`, diagonals too: for each direction of [`Dir::ALL`] the square
+    /// beside, then the diagonal one clockwise of it (reached round either corner, since walls
+    /// are not squares).
+    pub fn around(&self, s: Sq) -> impl Iterator<Item = Sq> + '_ {
+        Dir::ALL.into_iter().flat_map(move |d| {
+            let turn = Dir::ALL[(d.index() + 1) % 4];
+            let n = self.neighbor(s, d);
+            let m = self.neighbor(s, turn);
+            let diagonal = n.and_then(|n| self.neighbor(n, turn)).or_else(|| m.and_then(|m| self.neighbor(m, d)));
+            [n, diagonal].into_iter().flatten()
+        })
+    }
     /// The four neighbours of `s` in [`Dir::ALL`] order as raw indices, `u16::MAX` for a wall
     /// (for the solver's tightest loops; [`Analysis::neighbor`] otherwise).
     #[inline]

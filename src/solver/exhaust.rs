@@ -58,7 +58,6 @@ use super::state::BoxAt;
 use super::successors::{Rules, Start, Successor, Successors};
 use crate::analysis::region::{Flood, next_round};
 use crate::analysis::{Analysis, Sq};
-use crate::level::Dir;
 
 /// No box: a goal's entry in a matching while it is unmatched.
 const FREE: u16 = u16::MAX;
@@ -154,14 +153,8 @@ fn zone_of(a: &Analysis, region: &[u64], key: &[u64], zone: &mut [u64]) {
         if bit(region, s) || bit(key, s) {
             continue;
         }
-        for d in Dir::ALL {
-            let turn = Dir::ALL[(d.index() + 1) % 4];
-            let n = a.neighbor(s, d);
-            let diagonal =
-                n.and_then(|n| a.neighbor(n, turn)).or_else(|| a.neighbor(s, turn).and_then(|m| a.neighbor(m, d)));
-            for t in [Some(s), n, diagonal].into_iter().flatten() {
-                zone[t.index() / 64] |= 1 << (t.index() % 64);
-            }
+        for t in std::iter::once(s).chain(a.around(s)) {
+            zone[t.index() / 64] |= 1 << (t.index() % 64);
         }
     }
 }
