@@ -107,6 +107,8 @@ pub struct Analysis {
     /// impossible.
     dist: Vec<u16>,
     pruning: bool,
+    /// `player_sides[s]`: see [`Analysis::player_sides`].
+    player_sides: Vec<u8>,
 }
 
 /// A push distance table entry for a square from which no box reaches the goal.
@@ -123,12 +125,12 @@ impl Analysis {
     /// it is built so a caller can refuse a level that would not fit a memory limit.
     pub fn bytes_for(level: &Level) -> usize {
         let n = level.square_count();
-        level.goals().len().saturating_mul(n).saturating_mul(2).saturating_add(n.saturating_mul(24))
+        level.goals().len().saturating_mul(n).saturating_mul(2).saturating_add(n.saturating_mul(25))
     }
 
     /// Bytes this analysis holds (see [`Analysis::bytes_for`]).
     pub fn bytes(&self) -> usize {
-        self.dist.len() * 2 + self.squares * 24
+        self.dist.len() * 2 + self.squares * 25
     }
 
     /// Like [`Analysis::new`], but calls `stop` between steps of bounded work (one goal's
@@ -208,7 +210,8 @@ impl Analysis {
                 dist[g * n + i] = row[s];
             }
         }
-        Some(Analysis {
+        let start = of_level[level.player().index()];
+        let mut analysis = Analysis {
             squares: n,
             live,
             goals: goal_list.len(),
@@ -217,7 +220,10 @@ impl Analysis {
             neighbors,
             dist,
             pruning,
-        })
+            player_sides: Vec::new(),
+        };
+        analysis.player_sides = region::player_sides(&analysis, start, stop)?;
+        Some(analysis)
     }
 
     /// Number of squares.
@@ -287,6 +293,13 @@ impl Analysis {
     #[inline]
     pub fn neighbor_indices(&self, s: Sq) -> [u16; 4] {
         self.neighbors[s.index()]
+    }
+    /// The sides of `s` (bit `d.index()` for the neighbour in direction `d`) the player can ever
+    /// stand on while a box is on `s` (see [`region::player_sides`]): a push of a box on `s`
+    /// from any other side never happens.
+    #[inline]
+    pub fn player_sides(&self, s: Sq) -> u8 {
+        self.player_sides[s.index()]
     }
     /// Pushes to bring a box from `s` to goal `g` on an empty board, or `None`.
     #[inline]

@@ -407,6 +407,42 @@ pub fn side_groups(a: &Analysis, flood: &mut Flood, pos: Sq, open: impl Fn(Sq) -
     labels
 }
 
+/// For each square `s`, the sides of it (bit `d.index()` for the square in direction `d`) the
+/// player can ever stand on while a box is on `s`, among the walls alone: the sides in the part
+/// of the floor round `s` from which a box can be pushed onto `s` (a side whose square and the
+/// square beyond it are floor), or that holds `start`, the player's square at the start. A box
+/// that never left `s` has the player in the part of `start`; after its last push onto `s`, in
+/// the part the push left it in; walking never crosses the box. A side in a pocket that only
+/// `s` opens onto (a dead end one square deep, say) is never stood on with the box there, so a
+/// push from it is no push at all. `None` when `stop` says so (called every few hundred squares).
+pub fn player_sides(a: &Analysis, start: Sq, stop: &mut impl FnMut() -> bool) -> Option<Vec<u8>> {
+    let mut flood = Flood::new(a.squares());
+    let mut sides = vec![0u8; a.squares()];
+    for s in a.all() {
+        if s.index() % 256 == 0 && stop() {
+            return None;
+        }
+        let groups = side_groups(a, &mut flood, s, |t| t != s);
+        let pushed_from = |d: Dir| a.neighbor(s, d).and_then(|n| a.neighbor(n, d)).is_some();
+        let mut entered = [false; 4];
+        for d in Dir::ALL.into_iter().filter(|&d| groups[d.index()] != NO_GROUP && pushed_from(d)) {
+            entered[groups[d.index()] as usize] = true;
+        }
+        let open = |d: Dir| groups[d.index()] != NO_GROUP;
+        if start != s && Dir::ALL.into_iter().any(|d| open(d) && !entered[groups[d.index()] as usize]) {
+            flood.fill(a, start, |t| t != s);
+            for d in Dir::ALL.into_iter().filter(|&d| open(d) && a.neighbor(s, d).is_some_and(|n| flood.contains(n))) {
+                entered[groups[d.index()] as usize] = true;
+            }
+        }
+        sides[s.index()] = Dir::ALL
+            .into_iter()
+            .filter(|&d| open(d) && entered[groups[d.index()] as usize])
+            .fold(0, |mask, d| mask | 1 << d.index());
+    }
+    Some(sides)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -459,6 +495,25 @@ mod tests {
                 assert_eq!(behind, reaching, "to {t}, {blocked} blocked");
             }
         }
+    }
+
+    #[test]
+    fn the_player_never_stands_in_a_pocket_beside_a_box_unless_it_started_there() {
+        // The square under (1,3) and the goal right of it open onto (1,3) alone: with a box
+        // there, the player is never in either, so the box is only ever pushed from the left.
+        let sides = |text: &str, row, col| {
+            let level = parse_levels(text).unwrap().remove(0);
+            let a = Analysis::new(&level);
+            a.player_sides(a.sq(level.square_at(row, col).unwrap()))
+        };
+        let bit = |d: Dir| 1u8 << d.index();
+        let level = "######\n#@ $.#\n### ##\n  ###\n";
+        assert_eq!(sides(level, 1, 3), bit(Dir::Left));
+        // Beside the box on (1,2), the player's own dead end counts: it stands there at the start.
+        assert_eq!(sides(level, 1, 2), bit(Dir::Left) | bit(Dir::Right));
+        // Started in the pocket, the player stands there under the box on (1,3).
+        let started_below = "######\n#  $.#\n###@##\n  ###\n";
+        assert_eq!(sides(started_below, 1, 3), bit(Dir::Left) | bit(Dir::Down));
     }
 
     #[test]

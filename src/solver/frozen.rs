@@ -207,13 +207,13 @@ fn side_groups(a: &Analysis, blocked: &impl Fn(Sq) -> bool, stop: &mut impl FnMu
 /// Breadth first over (square, part of the floor round the box) from `s`, the player on any
 /// of its sides (`dist`, indexed `square * 4 + part`, and `nodes` are scratch): `push(square,
 /// part, d)` gives the node that one push in direction `d` (or one pull, for a backward
-/// search) leads to, if any, and `found(square, pushes)` hears of each new node.
+/// search) leads to, if any, and `found(square, part, pushes)` hears of each new node.
 fn part_search(
     groups: &[[u8; 4]],
     s: Sq,
     (dist, nodes): (&mut [u16], &mut Vec<(Sq, u8)>),
     push: impl Fn(Sq, u8, Dir) -> Option<Sq>,
-    mut found: impl FnMut(Sq, u16),
+    mut found: impl FnMut(Sq, u8, u16),
 ) {
     dist.fill(UNREACHABLE);
     nodes.clear();
@@ -235,7 +235,7 @@ fn part_search(
             let node = next.index() * 4 + part as usize;
             if dist[node] == UNREACHABLE {
                 dist[node] = here + 1;
-                found(next, here + 1);
+                found(next, part, here + 1);
                 nodes.push((next, part));
             }
         }
@@ -288,14 +288,15 @@ pub(crate) fn player_aware_to(
 
 /// Breadth first backwards from `goal` over (square, part of the floor round the box), the
 /// `blocked` squares and the walls the only obstacles (`groups` their side groups): `found`
-/// hears of each square a box can be pushed to `goal` from, with the pushes it takes.
+/// hears of each square a box can be pushed to `goal` from, with the pushes it takes, the
+/// player on a side of the box it can stand on ([`Analysis::player_sides`]).
 fn pulls_from(
     a: &Analysis,
     blocked: &impl Fn(Sq) -> bool,
     groups: &[[u8; 4]],
     goal: Sq,
     (dist, nodes): &mut (Vec<u16>, Vec<(Sq, u8)>),
-    found: impl FnMut(Sq, u16),
+    mut found: impl FnMut(Sq, u16),
 ) {
     if blocked(goal) {
         return;
@@ -308,7 +309,15 @@ fn pulls_from(
         let s = free(a.neighbor(t, back))?;
         (groups[t.index()][back.index()] == label && free(a.neighbor(s, back)).is_some()).then_some(s)
     };
-    part_search(groups, goal, (dist, nodes), pull, found);
+    let stood_on = |s: Sq, part: u8| {
+        let sides = groups[s.index()];
+        Dir::ALL.into_iter().any(|d| sides[d.index()] == part && a.player_sides(s) >> d.index() & 1 == 1)
+    };
+    part_search(groups, goal, (dist, nodes), pull, |s, part, pushes| {
+        if stood_on(s, part) {
+            found(s, pushes);
+        }
+    });
 }
 
 /// The player-aware table (see [`FrozenTables::player_aware_within`]) for a box alone among
@@ -344,7 +353,7 @@ pub fn player_aware_from(a: &Analysis, sources: &[Sq]) -> Vec<u16> {
             let to = a.neighbor(s, d)?;
             (groups[s.index()][back.index()] == label).then_some(to)
         };
-        part_search(&groups, source, (&mut dist, &mut nodes), push, |to, pushes| {
+        part_search(&groups, source, (&mut dist, &mut nodes), push, |to, _, pushes| {
             row[to.index()] = row[to.index()].min(pushes);
         });
     }
@@ -444,6 +453,28 @@ mod tests {
         let id = aware.id(&a, &frozen, usize::MAX, &mut || false).unwrap();
         assert_eq!(aware.table(id)[lower_right.index() * goals + goal], UNREACHABLE);
         assert_eq!(aware.table(id)[at(5, 11).index() * goals + goal], 5, "from the upper room");
+    }
+
+    #[test]
+    fn player_aware_tables_push_no_box_from_a_pocket_the_player_cannot_stand_in() {
+        // XSokoban 50: a box under the top row, at (2,10), reaches the goal on (1,8) up the
+        // top row only if the player pushes it from (3,10), a dead end that only (2,10)
+        // opens onto; else by way of (2,8), pushed up from (3,8). With a box frozen on the goal
+        // at (3,8) the relaxed table still counts the first way (3 pushes); the player-aware
+        // one knows it is no way at all.
+        let text = include_str!("../../data/xsokoban90.xsb");
+        let level = crate::format::parse_levels(text).unwrap().remove(49);
+        let a = Analysis::new(&level);
+        let at = |row, col| a.sq(level.square_at(row, col).unwrap());
+        let (goal, under_top_row, corner) = (at(1, 8).index(), at(2, 10), at(3, 8).index());
+        let mut frozen = vec![0u64; a.goals().div_ceil(64)];
+        frozen[corner / 64] |= 1 << (corner % 64);
+        let entry = |tables: &mut FrozenTables| {
+            let id = tables.id(&a, &frozen, usize::MAX, &mut || false).unwrap();
+            tables.table(id)[under_top_row.index() * a.goals() + goal]
+        };
+        assert_eq!(entry(&mut FrozenTables::new(&a)), 3);
+        assert_eq!(entry(&mut FrozenTables::player_aware_within(&a, &mut || false).unwrap()), UNREACHABLE);
     }
 
     #[test]
