@@ -108,10 +108,10 @@ def test_unsolvable_is_proven():
 
 def test_microban_equals_the_cli():
     """Microban 1-155, push-optimal with a node limit: the same JSON lines as the CLI."""
-    args = ["--mode", "pushes", "--node-limit", "20000"]
+    args = ["--mode", "pushes", "--node-limit", "5000", "--jobs", "2"]
     expected = cli_json(str(DATA / "microban.xsb"), *args)
     assert len(expected) == 155
-    results = sk.solve_many(sk.read(DATA / "microban.xsb"), threads=2, mode="pushes", node_limit=20000)
+    results = sk.solve_many(sk.read(DATA / "microban.xsb"), threads=2, mode="pushes", node_limit=5000)
     assert without_seconds([r.to_dict() for r in results]) == without_seconds(expected)
     assert sum(r.solved for r in results) > 100
     for level, r in zip(sk.read(DATA / "microban.xsb"), results):

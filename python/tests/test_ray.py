@@ -23,7 +23,7 @@ import sokoban_solver.ray as sr  # noqa: E402
 
 BOXOBAN = DATA / "boxoban-medium-1000.xsb"
 LIMITS = dict(mode="pushes", node_limit=5000, time_limit=60.0)
-CLI_LIMITS = ["--mode", "pushes", "--node-limit", "5000", "--time-limit", "60"]
+CLI_LIMITS = ["--mode", "pushes", "--node-limit", "5000", "--time-limit", "60", "--jobs", "2"]
 
 
 @pytest.fixture(scope="module")
