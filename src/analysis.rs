@@ -8,9 +8,10 @@
 //! The solver numbers squares goals first, then the other live squares, then the dead ones
 //! (after tintor's solver), so a set of boxes is a bitset over the live squares only and "on a
 //! goal" is an index comparison. The push-distance tables use the relaxed push graph: a box may
-//! move from `s` to `s + d` when `s - d` (where the player stands) and `s + d` are not walls,
-//! whatever the player can reach. That makes each table entry drop by at most one per push, so
-//! the matching bound built on them is consistent.
+//! move from `s` to `s + d` when `s + d` is not a wall and the player can ever stand on `s - d`
+//! with a box on `s` ([`Analysis::player_sides`]: a floor square, but not one in a pocket that
+//! only `s` opens onto), whatever the player can reach now. That makes each table entry drop by
+//! at most one per push, so the matching bound built on them is consistent.
 //!
 //! Everything here is immutable once built and shared by every search engine.
 
@@ -144,6 +145,22 @@ impl Analysis {
         }
         let n = level.square_count();
         let nb = |s: usize, d: Dir| level.neighbor(Square::new(s), d).map(Square::index);
+        // The sides of each square the player can stand on beside a box there, worked out over
+        // the level's own numbering (the solver's depends on the distances, which need them).
+        let in_level_order = Analysis {
+            squares: n,
+            live: n,
+            goals: 0,
+            to_level: (0..n).map(Square::new).collect(),
+            of_level: (0..n).map(Sq::new).collect(),
+            neighbors: (0..n).map(|s| Dir::ALL.map(|d| nb(s, d).map_or(NO_SQUARE, |t| t as u16))).collect(),
+            dist: Vec::new(),
+            pruning: false,
+            player_sides: Vec::new(),
+        };
+        let sides = region::player_sides(&in_level_order, Sq::new(level.player().index()), stop)?;
+        drop(in_level_order);
+        let pushed_from = |s: usize, d: Dir| sides[s] >> d.index() & 1 == 1;
         // Push distances in level numbering, one BFS backwards from each goal.
         let goal_list = level.goals();
         let mut level_dist = vec![UNREACHABLE; goal_list.len() * n];
@@ -161,9 +178,10 @@ impl Analysis {
                 let t = queue[head];
                 head += 1;
                 for d in Dir::ALL {
-                    // A box at `s` pushed in direction `d` lands on `t`; the player stands at `p`.
+                    // A box at `s` pushed in direction `d` lands on `t`; the player stands on
+                    // the side of `s` opposite `d`, which must be one it can stand on.
                     let Some(s) = nb(t, d.opposite()) else { continue };
-                    if nb(s, d.opposite()).is_none() || row[s] != UNREACHABLE {
+                    if !pushed_from(s, d.opposite()) || row[s] != UNREACHABLE {
                         continue;
                     }
                     row[s] = row[t] + 1;
@@ -210,20 +228,17 @@ impl Analysis {
                 dist[g * n + i] = row[s];
             }
         }
-        let start = of_level[level.player().index()];
-        let mut analysis = Analysis {
+        Some(Analysis {
             squares: n,
             live,
             goals: goal_list.len(),
+            player_sides: order.iter().map(|&s| sides[s]).collect(),
             to_level: order.into_iter().map(Square::new).collect(),
             of_level,
             neighbors,
             dist,
             pruning,
-            player_sides: Vec::new(),
-        };
-        analysis.player_sides = region::player_sides(&analysis, start, stop)?;
-        Some(analysis)
+        })
     }
 
     /// Number of squares.
@@ -359,6 +374,18 @@ pub fn taboo(level: &Level) -> Vec<bool> {
 mod tests {
     use super::*;
     use crate::format::parse_levels;
+
+    #[test]
+    fn a_box_pushed_only_from_a_pocket_the_player_cannot_enter_is_dead() {
+        // The box on (2,3) goes up towards the goal only pushed from (3,3), a dead end that
+        // only (2,3) opens onto: the player is never there with the box on (2,3).
+        let level = parse_levels("######\n#@  .#\n#  $##\n### #\n  ###\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let at = |row, col| a.sq(level.square_at(row, col).unwrap());
+        assert!(!a.is_live(at(2, 3)));
+        assert_eq!(a.distance(0, at(1, 3)), Some(1));
+        assert_eq!(a.distance(0, at(2, 2)), None, "along the row to (2,3) only");
+    }
 
     #[test]
     fn a_square_indexes_tables_and_prints_its_index() {

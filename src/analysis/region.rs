@@ -72,9 +72,9 @@ pub fn spread(
 
 /// The relaxed push flood: a box's squares, breadth first from those in `queue` (as
 /// [`spread`]), where a box on `s` may go to its neighbour `t` when the square `behind` it
-/// (where the player stands to push) is not a wall, whatever the player can reach; it goes
-/// when `enter(s, t, behind)` says so (the caller marks `t`). Returns how many squares were
-/// taken.
+/// (where the player stands to push) is one the player can ever stand on beside it
+/// ([`Analysis::player_sides`]), whatever the player can reach now; it goes when
+/// `enter(s, t, behind)` says so (the caller marks `t`). Returns how many squares were taken.
 #[inline]
 pub fn relaxed_pushes(
     a: &Analysis,
@@ -83,15 +83,16 @@ pub fn relaxed_pushes(
     mut enter: impl FnMut(Sq, Sq, Sq) -> bool,
 ) -> usize {
     spread(a, queue, go, |s, d, t| match a.neighbor(s, d.opposite()) {
-        Some(behind) if enter(s, t, behind) => Step::Enter,
+        Some(behind) if a.player_sides(s) >> d.opposite().index() & 1 == 1 && enter(s, t, behind) => Step::Enter,
         _ => Step::Skip,
     })
 }
 
 /// The relaxed pull flood, [`relaxed_pushes`] backwards: the squares a box may have come from
 /// to reach those in `queue`, where a box on `t` may have come from its neighbour `s` when the
-/// square `beyond` it (where the player stood to push it onto `t`) is not a wall; it goes when
-/// `enter(t, s, beyond)` says so (the caller marks `s`). Returns how many squares were taken.
+/// square `beyond` it (where the player stood to push it onto `t`) is one the player can stand
+/// on beside it; it goes when `enter(t, s, beyond)` says so (the caller marks `s`). Returns how
+/// many squares were taken.
 #[inline]
 pub fn relaxed_pulls(
     a: &Analysis,
@@ -100,7 +101,7 @@ pub fn relaxed_pulls(
     mut enter: impl FnMut(Sq, Sq, Sq) -> bool,
 ) -> usize {
     spread(a, queue, go, |t, d, s| match a.neighbor(s, d) {
-        Some(beyond) if enter(t, s, beyond) => Step::Enter,
+        Some(beyond) if a.player_sides(s) >> d.index() & 1 == 1 && enter(t, s, beyond) => Step::Enter,
         _ => Step::Skip,
     })
 }
