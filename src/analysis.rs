@@ -145,50 +145,9 @@ impl Analysis {
         }
         let n = level.square_count();
         let nb = |s: usize, d: Dir| level.neighbor(Square::new(s), d).map(Square::index);
-        // The sides of each square the player can stand on beside a box there, worked out over
-        // the level's own numbering (the solver's depends on the distances, which need them).
-        let in_level_order = Analysis {
-            squares: n,
-            live: n,
-            goals: 0,
-            to_level: (0..n).map(Square::new).collect(),
-            of_level: (0..n).map(Sq::new).collect(),
-            neighbors: (0..n).map(|s| Dir::ALL.map(|d| nb(s, d).map_or(NO_SQUARE, |t| t as u16))).collect(),
-            dist: Vec::new(),
-            pruning: false,
-            player_sides: Vec::new(),
-        };
-        let sides = region::player_sides(&in_level_order, Sq::new(level.player().index()), stop)?;
-        drop(in_level_order);
-        let pushed_from = |s: usize, d: Dir| sides[s] >> d.index() & 1 == 1;
-        // Push distances in level numbering, one BFS backwards from each goal.
         let goal_list = level.goals();
-        let mut level_dist = vec![UNREACHABLE; goal_list.len() * n];
-        let mut queue = Vec::with_capacity(n);
-        for (gi, g) in goal_list.iter().enumerate() {
-            if stop() {
-                return None;
-            }
-            let row = &mut level_dist[gi * n..(gi + 1) * n];
-            row[g.index()] = 0;
-            queue.clear();
-            queue.push(g.index());
-            let mut head = 0;
-            while head < queue.len() {
-                let t = queue[head];
-                head += 1;
-                for d in Dir::ALL {
-                    // A box at `s` pushed in direction `d` lands on `t`; the player stands on
-                    // the side of `s` opposite `d`, which must be one it can stand on.
-                    let Some(s) = nb(t, d.opposite()) else { continue };
-                    if !pushed_from(s, d.opposite()) || row[s] != UNREACHABLE {
-                        continue;
-                    }
-                    row[s] = row[t] + 1;
-                    queue.push(s);
-                }
-            }
-        }
+        let level_order = Analysis::in_level_order(level, stop)?;
+        let level_dist = level_order.goal_distances(goal_list, stop)?;
         let pruning = !(level.rule() == SolvedRule::AllGoalsCovered && level.boxes().len() > goal_list.len());
         let mut live_square = vec![!pruning; n];
         if pruning {
@@ -232,13 +191,66 @@ impl Analysis {
             squares: n,
             live,
             goals: goal_list.len(),
-            player_sides: order.iter().map(|&s| sides[s]).collect(),
+            player_sides: order.iter().map(|&s| level_order.player_sides[s]).collect(),
             to_level: order.into_iter().map(Square::new).collect(),
             of_level,
             neighbors,
             dist,
             pruning,
         })
+    }
+
+    /// The squares of `level` in its own numbering, every one live, with their player sides
+    /// and no distances yet: what the distances are worked out over before the solver
+    /// numbering, which depends on them, exists. `None` when `stop` says so.
+    fn in_level_order(level: &Level, stop: &mut impl FnMut() -> bool) -> Option<Analysis> {
+        let n = level.square_count();
+        let nb = |s: usize, d: Dir| level.neighbor(Square::new(s), d).map_or(NO_SQUARE, |t| t.index() as u16);
+        let mut a = Analysis {
+            squares: n,
+            live: n,
+            goals: 0,
+            to_level: (0..n).map(Square::new).collect(),
+            of_level: (0..n).map(Sq::new).collect(),
+            neighbors: (0..n).map(|s| Dir::ALL.map(|d| nb(s, d))).collect(),
+            dist: Vec::new(),
+            pruning: false,
+            player_sides: Vec::new(),
+        };
+        a.player_sides = region::player_sides(&a, Sq::new(level.player().index()), stop)?;
+        Some(a)
+    }
+
+    /// The push distances from every square to each of `goals` over the relaxed push graph
+    /// (row `g` of `squares()` entries is goal `g`'s), one backward flood from each goal.
+    /// `None` when `stop` says so (called once per goal).
+    fn goal_distances(&self, goals: &[Square], stop: &mut impl FnMut() -> bool) -> Option<Vec<u16>> {
+        let n = self.squares;
+        let mut dist = vec![UNREACHABLE; goals.len() * n];
+        let mut queue = Vec::with_capacity(n);
+        for (gi, g) in goals.iter().enumerate() {
+            if stop() {
+                return None;
+            }
+            let row = &mut dist[gi * n..(gi + 1) * n];
+            let goal = self.sq(*g);
+            row[goal.index()] = 0;
+            queue.clear();
+            queue.push(goal);
+            region::relaxed_pulls(
+                self,
+                &mut queue,
+                |_, _| true,
+                |t, s, _| {
+                    let fresh = row[s.index()] == UNREACHABLE;
+                    if fresh {
+                        row[s.index()] = row[t.index()] + 1;
+                    }
+                    fresh
+                },
+            );
+        }
+        Some(dist)
     }
 
     /// Number of squares.
