@@ -110,6 +110,8 @@ pub struct Analysis {
     pruning: bool,
     /// `player_sides[s]`: see [`Analysis::player_sides`].
     player_sides: Vec<u8>,
+    /// See [`Analysis::fills_every_goal`].
+    fills_every_goal: bool,
 }
 
 /// A push distance table entry for a square from which no box reaches the goal.
@@ -197,6 +199,7 @@ impl Analysis {
             neighbors,
             dist,
             pruning,
+            fills_every_goal: level.boxes().len() >= goal_list.len(),
         })
     }
 
@@ -216,6 +219,7 @@ impl Analysis {
             dist: Vec::new(),
             pruning: false,
             player_sides: Vec::new(),
+            fills_every_goal: false,
         };
         a.player_sides = region::player_sides(&a, Sq::new(level.player().index()), stop)?;
         Some(a)
@@ -264,6 +268,11 @@ impl Analysis {
     /// Goals are solver indices `0..goals()`.
     pub fn goals(&self) -> usize {
         self.goals
+    }
+    /// Whether every goal holds a box when the level is solved (as many boxes as goals, or
+    /// more): the finished position is then known up to the boxes off goals.
+    pub fn fills_every_goal(&self) -> bool {
+        self.fills_every_goal
     }
     /// Whether deadlock pruning is sound for this level's rule.
     pub fn pruning(&self) -> bool {

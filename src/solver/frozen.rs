@@ -8,12 +8,19 @@
 //! infinity: a goal room whose entrance was filled first is a deadlock the static tables cannot
 //! see).
 //!
+//! The frozen goals also *settle* others (after Festival's "crystalline" boxes): played
+//! backwards from the finished position, with the frozen boxes as walls, some goals' boxes can
+//! never be pulled out, so no solution from the state moves the boxes on them, and an empty one
+//! is never filled. A table treats them as frozen too: their boxes are walls, and an empty one
+//! is a goal no box reaches, which no matching covers.
+//!
 //! Why the bound stays consistent: the frozen set of a state is a function of the box set alone,
 //! and along any push it only grows (a frozen box never moves in a non-deadlocked successor, and
-//! emptying a square never freezes a box). Distances over a larger frozen set are pointwise at
-//! least as large, and each one still drops by at most one per push (a push needs both the
-//! square behind the box and its target free of frozen boxes). So a child's bound is at least
-//! its parent's minus one push.
+//! emptying a square never freezes a box); the goals a set settles grow with it (more walls
+//! only keep more boxes in). Distances over a larger set are pointwise at least as large, and
+//! each one still drops by at most one per push (a push needs both the square behind the box
+//! and its target free of frozen boxes). So a child's bound is at least its parent's minus one
+//! push.
 //!
 //! Tables are built on demand and kept per frozen set (a bitset over goals); id 0 is the static
 //! table of the [`Analysis`].
@@ -141,7 +148,8 @@ impl FrozenTables {
         if bytes > room {
             return Err(NoTable::Full);
         }
-        let table = self.build(a, frozen, stop).ok_or(NoTable::Stopped)?;
+        let walls = with_settled_goals(a, frozen);
+        let table = self.build(a, &walls, stop).ok_or(NoTable::Stopped)?;
         self.bytes += bytes;
         self.tables.push(table);
         self.ids.insert(frozen.into(), id);
@@ -362,6 +370,48 @@ pub fn player_aware_from(a: &Analysis, sources: &[Sq]) -> Vec<u16> {
     table
 }
 
+/// `frozen` and the goals it settles: those whose boxes the finished position can never give
+/// up, the frozen goals standing as walls. From the finished position (every goal holding a
+/// box), a box that can be pulled one square (the square beside it and the one beyond free of
+/// walls, frozen goals and boxes left, the player able to stand there) is taken off, until none
+/// is; the goals whose boxes stay never lose them in any line played backwards from the
+/// finished position. Forwards: from a position with these frozen boxes on, a box on such a
+/// goal never moves again, and an empty one is never filled, so the position is dead (its
+/// table lets no other box reach the goal, and no matching covers it). Only where every goal
+/// holds a box when the level is solved ([`Analysis::fills_every_goal`]); else `frozen` alone.
+fn with_settled_goals(a: &Analysis, frozen: &[u64]) -> Vec<u64> {
+    let mut walls = frozen.to_vec();
+    if !a.fills_every_goal() {
+        return walls;
+    }
+    let is_frozen = |g: usize| frozen[g / 64] >> (g % 64) & 1 == 1;
+    let mut boxed: Vec<bool> = (0..a.squares()).map(|s| s < a.goals() && !is_frozen(s)).collect();
+    let walled = |s: Sq| a.is_goal(s) && is_frozen(s.index());
+    let open = |s: Option<Sq>, boxed: &[bool]| s.is_some_and(|s| !boxed[s.index()] && !walled(s));
+    let mut taken = true;
+    while taken {
+        taken = false;
+        for g in a.all().take(a.goals()) {
+            if !boxed[g.index()] {
+                continue;
+            }
+            let pulled = Dir::ALL.into_iter().any(|d| {
+                let beside = a.neighbor(g, d);
+                let stands = beside.is_some_and(|b| a.player_sides(b) >> d.index() & 1 == 1);
+                stands && open(beside, &boxed) && open(beside.and_then(|b| a.neighbor(b, d)), &boxed)
+            });
+            if pulled {
+                boxed[g.index()] = false;
+                taken = true;
+            }
+        }
+    }
+    for g in (0..a.goals()).filter(|&g| boxed[g]) {
+        walls[g / 64] |= 1 << (g % 64);
+    }
+    walls
+}
+
 /// Writes to `set` (bit `s` for square `s`, every other bit cleared) the boxes of `boxes` that
 /// stand on a goal where `is_frozen` says they are frozen: the set [`FrozenTables::id`] takes.
 pub fn frozen_goal_set(
@@ -477,6 +527,29 @@ mod tests {
         assert_eq!(a.distance(goal, under_top_row), Some(3), "by way of (2,8)");
         assert_eq!(entry(&mut FrozenTables::new(&a)), UNREACHABLE);
         assert_eq!(entry(&mut FrozenTables::player_aware_within(&a, &mut || false).unwrap()), UNREACHABLE);
+    }
+
+    #[test]
+    fn goals_the_finished_position_never_gives_up_are_settled() {
+        // XSokoban 50 with boxes frozen on (1,7), in the goal room's top left corner, and on
+        // (4,7), against its right wall: pulled back from the finished position, the boxes on
+        // (3,6), (3,7), (4,4), (4,6), (5,4) and (5,6) never come out (each has a box or a
+        // wall beside it on every way out until the others are gone, and they hold each other).
+        let text = include_str!("../../data/xsokoban90.xsb");
+        let level = crate::format::parse_levels(text).unwrap().remove(49);
+        let a = Analysis::new(&level);
+        let at = |row, col| a.sq(level.square_at(row, col).unwrap()).index();
+        let mut frozen = vec![0u64; a.goals().div_ceil(64)];
+        for g in [at(1, 7), at(4, 7)] {
+            frozen[g / 64] |= 1 << (g % 64);
+        }
+        let walls = with_settled_goals(&a, &frozen);
+        let settled: Vec<usize> = (0..a.goals()).filter(|&g| walls[g / 64] >> (g % 64) & 1 == 1).collect();
+        let mut expected = vec![at(1, 7), at(4, 7), at(3, 6), at(3, 7), at(4, 4), at(4, 6), at(5, 4), at(5, 6)];
+        expected.sort();
+        assert_eq!(settled, expected);
+        // Nothing frozen: every box comes out.
+        assert!(with_settled_goals(&a, &vec![0u64; frozen.len()]).iter().all(|&w| w == 0));
     }
 
     #[test]
