@@ -9,7 +9,7 @@
 //! (after tintor's solver), so a set of boxes is a bitset over the live squares only and "on a
 //! goal" is an index comparison. The push-distance tables use the relaxed push graph: a box may
 //! move from `s` to `s + d` when `s + d` is not a wall and the player can ever stand on `s - d`
-//! with a box on `s` ([`Analysis::player_sides`]: a floor square, but not one in a pocket that
+//! with a box on `s` ([`Analysis::stands_beside`]: a floor square, but not one in a pocket that
 //! only `s` opens onto), whatever the player can reach now. That makes each table entry drop by
 //! at most one per push, so the matching bound built on them is consistent.
 //!
@@ -108,7 +108,7 @@ pub struct Analysis {
     /// impossible.
     dist: Vec<u16>,
     pruning: bool,
-    /// `player_sides[s]`: see [`Analysis::player_sides`].
+    /// `player_sides[s]`: bit `d.index()` for [`Analysis::stands_beside`] `(s, d)`.
     player_sides: Vec<u8>,
     /// See [`Analysis::fills_every_goal`].
     fills_every_goal: bool,
@@ -330,12 +330,12 @@ impl Analysis {
     pub fn neighbor_indices(&self, s: Sq) -> [u16; 4] {
         self.neighbors[s.index()]
     }
-    /// The sides of `s` (bit `d.index()` for the neighbour in direction `d`) the player can ever
-    /// stand on while a box is on `s` (see [`region::player_sides`]): a push of a box on `s`
-    /// from any other side never happens.
+    /// Whether the player can ever stand on the side of `s` in direction `d` while a box is on
+    /// `s` (see [`region::player_sides`]): a push of a box on `s` from any other side never
+    /// happens.
     #[inline]
-    pub fn player_sides(&self, s: Sq) -> u8 {
-        self.player_sides[s.index()]
+    pub fn stands_beside(&self, s: Sq, d: Dir) -> bool {
+        self.player_sides[s.index()] >> d.index() & 1 == 1
     }
     /// Pushes to bring a box from `s` to goal `g` on an empty board, or `None`.
     #[inline]

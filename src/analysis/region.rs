@@ -73,7 +73,7 @@ pub fn spread(
 /// The relaxed push flood: a box's squares, breadth first from those in `queue` (as
 /// [`spread`]), where a box on `s` may go to its neighbour `t` when the square `behind` it
 /// (where the player stands to push) is one the player can ever stand on beside it
-/// ([`Analysis::player_sides`]), whatever the player can reach now; it goes when
+/// ([`Analysis::stands_beside`]), whatever the player can reach now; it goes when
 /// `enter(s, t, behind)` says so (the caller marks `t`). Returns how many squares were taken.
 #[inline]
 pub fn relaxed_pushes(
@@ -83,7 +83,7 @@ pub fn relaxed_pushes(
     mut enter: impl FnMut(Sq, Sq, Sq) -> bool,
 ) -> usize {
     spread(a, queue, go, |s, d, t| match a.neighbor(s, d.opposite()) {
-        Some(behind) if a.player_sides(s) >> d.opposite().index() & 1 == 1 && enter(s, t, behind) => Step::Enter,
+        Some(behind) if a.stands_beside(s, d.opposite()) && enter(s, t, behind) => Step::Enter,
         _ => Step::Skip,
     })
 }
@@ -101,7 +101,7 @@ pub fn relaxed_pulls(
     mut enter: impl FnMut(Sq, Sq, Sq) -> bool,
 ) -> usize {
     spread(a, queue, go, |t, d, s| match a.neighbor(s, d) {
-        Some(beyond) if a.player_sides(s) >> d.index() & 1 == 1 && enter(t, s, beyond) => Step::Enter,
+        Some(beyond) if a.stands_beside(s, d) && enter(t, s, beyond) => Step::Enter,
         _ => Step::Skip,
     })
 }
@@ -505,7 +505,8 @@ mod tests {
         let sides = |text: &str, row, col| {
             let level = parse_levels(text).unwrap().remove(0);
             let a = Analysis::new(&level);
-            a.player_sides(a.sq(level.square_at(row, col).unwrap()))
+            let s = a.sq(level.square_at(row, col).unwrap());
+            Dir::ALL.into_iter().filter(|&d| a.stands_beside(s, d)).fold(0u8, |mask, d| mask | 1 << d.index())
         };
         let bit = |d: Dir| 1u8 << d.index();
         let level = "######\n#@ $.#\n### ##\n  ###\n";

@@ -183,7 +183,7 @@ impl FrozenTables {
                 &mut self.queue,
                 |_, _| true,
                 |t, d, s| {
-                    let stood_on = a.player_sides(s) >> d.index() & 1 == 1;
+                    let stood_on = a.stands_beside(s, d);
                     if is_frozen(s) || dist[at(s)] != UNREACHABLE || !stood_on || a.neighbor(s, d).is_none_or(is_frozen)
                     {
                         return Step::Skip;
@@ -299,7 +299,7 @@ pub(crate) fn player_aware_to(
 /// Breadth first backwards from `goal` over (square, part of the floor round the box), the
 /// `blocked` squares and the walls the only obstacles (`groups` their side groups): `found`
 /// hears of each square a box can be pushed to `goal` from, with the pushes it takes, the
-/// player on a side of the box it can stand on ([`Analysis::player_sides`]).
+/// player on a side of the box it can stand on ([`Analysis::stands_beside`]).
 fn pulls_from(
     a: &Analysis,
     blocked: &impl Fn(Sq) -> bool,
@@ -321,7 +321,7 @@ fn pulls_from(
     };
     let stood_on = |s: Sq, part: u8| {
         let sides = groups[s.index()];
-        Dir::ALL.into_iter().any(|d| sides[d.index()] == part && a.player_sides(s) >> d.index() & 1 == 1)
+        Dir::ALL.into_iter().any(|d| sides[d.index()] == part && a.stands_beside(s, d))
     };
     part_search(groups, goal, (dist, nodes), pull, |s, part, pushes| {
         if stood_on(s, part) {
@@ -397,7 +397,7 @@ fn with_settled_goals(a: &Analysis, frozen: &[u64]) -> Vec<u64> {
             }
             let pulled = Dir::ALL.into_iter().any(|d| {
                 let beside = a.neighbor(g, d);
-                let stands = beside.is_some_and(|b| a.player_sides(b) >> d.index() & 1 == 1);
+                let stands = beside.is_some_and(|b| a.stands_beside(b, d));
                 stands && open(beside, &boxed) && open(beside.and_then(|b| a.neighbor(b, d)), &boxed)
             });
             if pulled {
