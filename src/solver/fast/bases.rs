@@ -40,7 +40,9 @@
 //! The plan is the line to the state with the fewest boxes, reversed: each pull becomes a step
 //! on the square the box arrives on forwards, with the goal it ends on, so a box that waits
 //! outside the room and is pushed in later has a step for each square, linked by
-//! [`Step::until`]. Boxes the line never took away come first, on the squares it left them.
+//! [`Step::until`]. Boxes the line never took away come first, on the squares it left them,
+//! those that stay there in an order that never shuts the player out of a square it must push
+//! from later (`fill_order.rs`).
 //! A line that takes only some boxes away still leads: the boxes it leaves come first, where it
 //! left them. The plan is `None` when the line takes no box away (small levels, where no pull
 //! is long enough): the peel's plan serves.
@@ -51,6 +53,7 @@ use std::collections::{BTreeMap, BinaryHeap};
 use hashbrown::HashSet;
 
 use super::bipartite::Edges;
+use super::fill_order::{self, fill_order};
 use super::packing::{NO_UNTIL, PackingPlan, Step};
 use crate::analysis::region::{Labels, Stamps, relaxed_pulls, relaxed_pushes};
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
@@ -573,10 +576,17 @@ impl<'a> Search<'a> {
             }
             arrivals.push(Step::new(node.from, g));
         }
-        // Forwards: the boxes the line left first, then its pulls undone, last first.
-        let mut steps: Vec<Step> =
-            (0..n).filter(|&s| box_of[s] != NONE).map(|s| Step::new(s as u16, box_of[s])).collect();
-        steps.extend(arrivals.into_iter().rev());
+        // Forwards: the boxes the line left first, those that stay where they are in an order
+        // that keeps the player where the later steps need it (see `fill_order.rs`), then its
+        // pulls undone, last first.
+        arrivals.reverse();
+        let moves_on = |s: u16| arrivals.iter().any(|step| step.goal == box_of[usize::from(s)]);
+        let (stay, wait): (Vec<u16>, Vec<u16>) =
+            (0..n as u16).filter(|&s| box_of[usize::from(s)] != NONE).partition(|&s| !moves_on(s));
+        let later: Vec<u16> = wait.iter().copied().chain(arrivals.iter().map(|step| step.square)).collect();
+        let stay = fill_order(self.a, &stay, &later, fill_order::BUDGET).unwrap_or(stay);
+        let mut steps: Vec<Step> = stay.iter().chain(&wait).map(|&s| Step::new(s, box_of[usize::from(s)])).collect();
+        steps.extend(arrivals);
         for i in 0..steps.len() {
             let g = steps[i].goal;
             if let Some(j) = steps[i + 1..].iter().position(|s| s.goal == g) {
@@ -738,6 +748,28 @@ mod tests {
         for (i, &g) in plan.order.iter().enumerate() {
             assert_eq!(usize::from(plan.rank[usize::from(g)]), i);
         }
+    }
+
+    /// XSokoban 50 halfway through a solution: the left part of the floor emptied into the
+    /// room's lower corner but for one box, the rest waiting on the right; the room's ways in
+    /// are its bottom entrance (5,5) and its top row.
+    const HALFWAY: &str = "      ############\n     ##..$ $ #   #\n    ##.*.      $ #\n   ##....# # # $##\n   #....# # #    #\n####...#  #    # #\n#  ## #     $ $$ #\n#  $   ###  #   ##\n#  @      # # $ #\n###     # # # # #\n  #     $ # # #####\n  #  # #####      #\n  #$   #   #  $ # #\n  #  ###   ##$$ $ #\n  #  #      #    ##\n  ####      ######\n";
+
+    #[test]
+    fn the_boxes_a_line_leaves_fill_the_room_entrance_while_the_player_can_still_get_above_it() {
+        // The staged line leaves boxes in the room's lower corner. The entrance goal (5,5)
+        // filled after the goals above it, (3,5) and (4,5), could only be pushed in from below,
+        // shutting the player out of the room's top, where every later box comes in.
+        let level = parse_levels(HALFWAY).unwrap().remove(0);
+        let (a, plan) = plan_with(HALFWAY, Leave::StartAreaOpen);
+        let plan = plan.expect("the staged search takes boxes away");
+        let at = |row, col| {
+            let s = a.sq(level.square_at(row, col).expect("floor")).index() as u16;
+            plan.steps.iter().position(|step| step.square == s).expect("a step")
+        };
+        let entrance = at(5, 5);
+        assert!(entrance < at(3, 5) && entrance < at(4, 5), "{:?}", plan.steps);
+        assert!(at(5, 4) < entrance, "the goal beside it first");
     }
 
     #[test]

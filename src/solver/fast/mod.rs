@@ -185,6 +185,7 @@ mod bases;
 mod bipartite;
 mod corral;
 mod features;
+mod fill_order;
 mod hotspots;
 mod keyed;
 mod macros;
