@@ -584,7 +584,7 @@ impl<'a> Search<'a> {
         let (stay, wait): (Vec<u16>, Vec<u16>) =
             (0..n as u16).filter(|&s| box_of[usize::from(s)] != NONE).partition(|&s| !moves_on(s));
         let later: Vec<u16> = wait.iter().copied().chain(arrivals.iter().map(|step| step.square)).collect();
-        let stay = fill_order(self.a, &stay, &later, fill_order::BUDGET).unwrap_or(stay);
+        let stay = fill_order(self.a, &stay, &later, fill_order::BUDGET);
         let mut steps: Vec<Step> = stay.iter().chain(&wait).map(|&s| Step::new(s, box_of[usize::from(s)])).collect();
         steps.extend(arrivals);
         for i in 0..steps.len() {

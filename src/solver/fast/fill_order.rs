@@ -16,8 +16,9 @@
 //! still to be filled, these and the plan's later steps, has a push onto it whose player
 //! square the player can walk to and whose box square is free. A depth-first search finds
 //! the first such order, the given order first at each choice (so a plan whose order passes
-//! keeps it), remembering the (filled set, player part) pairs that failed; it gives up after
-//! [`BUDGET`] pushes tried and the plan keeps its order.
+//! keeps it), remembering the (filled set, player part) pairs that failed. When no order
+//! passes, or [`BUDGET`] pushes have been tried, the longest order that passed so far comes
+//! first and the rest keep their given order.
 
 use hashbrown::HashSet;
 
@@ -29,9 +30,10 @@ use crate::level::Dir;
 pub const BUDGET: usize = 20_000;
 
 /// The order (a permutation of `first`) in which to fill the squares `first`, the plan's
-/// `later` steps' squares to be filled after them (see the module docs); `None` when no order
-/// passes the check within `budget` pushes tried.
-pub fn fill_order(a: &Analysis, first: &[u16], later: &[u16], budget: usize) -> Option<Vec<u16>> {
+/// `later` steps' squares to be filled after them (see the module docs): the first order that
+/// passes the check within `budget` pushes tried, else the longest that passed followed by
+/// the rest in the given order.
+pub fn fill_order(a: &Analysis, first: &[u16], later: &[u16], budget: usize) -> Vec<u16> {
     let n = a.squares();
     let mut search = OrderSearch {
         a,
@@ -40,13 +42,20 @@ pub fn fill_order(a: &Analysis, first: &[u16], later: &[u16], budget: usize) -> 
         filled: vec![0; n],
         done: vec![false; first.len()],
         order: Vec::with_capacity(first.len()),
+        longest: Vec::new(),
         failed: HashSet::new(),
         flood: Flood::new(n),
         budget,
     };
     // Before the first push the player may stand anywhere: the check reads every square.
     let anywhere = vec![true; n];
-    search.next(&anywhere, u16::MAX)?.then_some(search.order)
+    if search.next(&anywhere, u16::MAX) == Some(true) {
+        return search.order;
+    }
+    // No order passes: the longest prefix that does, the rest in the given order.
+    let mut order = search.longest;
+    order.extend(first.iter().filter(|s| !order.contains(s)).collect::<Vec<_>>());
+    order
 }
 
 /// The depth-first search's state.
@@ -59,6 +68,8 @@ struct OrderSearch<'a> {
     /// Which of `first` are filled.
     done: Vec<bool>,
     order: Vec<u16>,
+    /// The longest order that passed so far.
+    longest: Vec<u16>,
     /// (filled squares of `first`, lowest square of the player's part) pairs known to fail.
     failed: HashSet<(Vec<bool>, u16)>,
     flood: Flood,
@@ -90,6 +101,9 @@ impl OrderSearch<'_> {
                 let found = match self.rest_pushable(&after) {
                     true => {
                         self.order.push(g.index() as u16);
+                        if self.order.len() > self.longest.len() {
+                            self.longest.clone_from(&self.order);
+                        }
                         let found = self.next(&after, lowest.index() as u16);
                         if found != Some(true) {
                             self.order.pop();
@@ -162,10 +176,10 @@ mod tests {
         let level = parse_levels(text).unwrap().remove(0);
         let a = Analysis::new(&level);
         let (top, upper, lower) = (sq(&level, &a, 2, 2), sq(&level, &a, 3, 4), sq(&level, &a, 4, 4));
-        assert_eq!(fill_order(&a, &[upper, lower], &[top], BUDGET), Some(vec![lower, upper]));
+        assert_eq!(fill_order(&a, &[upper, lower], &[top], BUDGET), vec![lower, upper]);
         // In the order that passes, nothing changes.
-        assert_eq!(fill_order(&a, &[lower, upper], &[top], BUDGET), Some(vec![lower, upper]));
-        // With no pushes to try, no order.
-        assert_eq!(fill_order(&a, &[upper, lower], &[top], 0), None);
+        assert_eq!(fill_order(&a, &[lower, upper], &[top], BUDGET), vec![lower, upper]);
+        // With no pushes to try, the given order.
+        assert_eq!(fill_order(&a, &[upper, lower], &[top], 0), vec![upper, lower]);
     }
 }
