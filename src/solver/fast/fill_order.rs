@@ -26,7 +26,7 @@ use crate::analysis::region::Flood;
 use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
 
-/// The pushes the search may try before the given order is kept.
+/// The pushes the search may try before it settles for the longest order that passed.
 pub const BUDGET: usize = 20_000;
 
 /// The order (a permutation of `first`) in which to fill the squares `first`, the plan's
