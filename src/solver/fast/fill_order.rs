@@ -22,6 +22,7 @@
 
 use hashbrown::HashSet;
 
+use super::packing::push_onto;
 use crate::analysis::region::Flood;
 use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
@@ -128,9 +129,7 @@ impl OrderSearch<'_> {
     /// stands after it), when that square and the player's before it are free and the player's
     /// square lies in `reach`.
     fn pushable(&self, s: Sq, d: Dir, reach: &[bool]) -> Option<Sq> {
-        let free = |t: Option<Sq>| t.filter(|t| self.filled[t.index()] == 0);
-        let from = free(self.a.neighbor(s, d.opposite()))?;
-        let player = free(self.a.neighbor(from, d.opposite()))?;
+        let (from, player) = push_onto(self.a, &self.filled, s, d)?;
         reach[player.index()].then_some(from)
     }
 

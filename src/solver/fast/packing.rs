@@ -270,15 +270,21 @@ fn fillable(a: &Analysis, walls: &[u8], starts: &[bool], stop: &mut dyn FnMut() 
 /// filled from outside shuts the player out of the room's other side, whose goals are still
 /// empty).
 fn player_goes_on(a: &Analysis, filled: &[u8], g: usize, starts: &[bool], reach: &mut Flood) -> bool {
-    let open = |s: Option<Sq>| s.filter(|&s| filled[s] == 0);
     Dir::ALL.into_iter().any(|d| {
-        let Some(from) = open(a.neighbor(Sq::new(g), d.opposite())) else { return false };
-        if open(a.neighbor(from, d.opposite())).is_none() {
-            return false;
-        }
+        let Some((from, _)) = push_onto(a, filled, Sq::new(g), d) else { return false };
         reach.player(a, filled, from);
         (0..a.goals()).all(|h| filled[h] != 0 || starts[h] || reach.contains(Sq::new(h)))
     })
+}
+
+/// The squares a push in direction `d` onto `s` needs free, the squares marked in `filled`
+/// (nonzero) standing: (the box's square before the push, where the player then stands; the
+/// player's square before it), `None` when either is a wall or filled.
+pub fn push_onto(a: &Analysis, filled: &[u8], s: Sq, d: Dir) -> Option<(Sq, Sq)> {
+    let open = |t: Option<Sq>| t.filter(|t| filled[t.index()] == 0);
+    let from = open(a.neighbor(s, d.opposite()))?;
+    let player = open(a.neighbor(from, d.opposite()))?;
+    Some((from, player))
 }
 
 /// The non-goal squares the player cannot walk to from `player` with every goal a wall, in
