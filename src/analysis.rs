@@ -104,6 +104,8 @@ pub struct Analysis {
     to_level: Vec<Square>,
     of_level: Vec<Sq>,
     neighbors: Vec<[u16; 4]>,
+    /// `around[s]`: [`Analysis::around`]'s squares, then `NO_SQUARE`s.
+    around: Vec<[u16; 8]>,
     /// `dist[g * squares + s]`: pushes to bring a box from `s` to goal `g`; `UNREACHABLE` if
     /// impossible.
     dist: Vec<u16>,
@@ -112,6 +114,32 @@ pub struct Analysis {
     player_sides: Vec<u8>,
     /// See [`Analysis::fills_every_goal`].
     fills_every_goal: bool,
+}
+
+/// For each square of a level with the given `neighbors` ([`Analysis::neighbor_indices`]),
+/// [`Analysis::around`]'s squares in its order, then `NO_SQUARE`s.
+fn around_table(neighbors: &[[u16; 4]]) -> Vec<[u16; 8]> {
+    let step = |s: u16, d: usize| if s == NO_SQUARE { NO_SQUARE } else { neighbors[s as usize][d] };
+    let around = |s: usize| {
+        let mut out = [NO_SQUARE; 8];
+        let mut k = 0;
+        for d in 0..4 {
+            let turn = (d + 1) % 4;
+            let (n, m) = (neighbors[s][d], neighbors[s][turn]);
+            let diagonal = match step(n, turn) {
+                NO_SQUARE => step(m, d),
+                t => t,
+            };
+            for t in [n, diagonal] {
+                if t != NO_SQUARE {
+                    out[k] = t;
+                    k += 1;
+                }
+            }
+        }
+        out
+    };
+    (0..neighbors.len()).map(around).collect()
 }
 
 /// A push distance table entry for a square from which no box reaches the goal.
@@ -128,12 +156,12 @@ impl Analysis {
     /// it is built so a caller can refuse a level that would not fit a memory limit.
     pub fn bytes_for(level: &Level) -> usize {
         let n = level.square_count();
-        level.goals().len().saturating_mul(n).saturating_mul(2).saturating_add(n.saturating_mul(25))
+        level.goals().len().saturating_mul(n).saturating_mul(2).saturating_add(n.saturating_mul(41))
     }
 
     /// Bytes this analysis holds (see [`Analysis::bytes_for`]).
     pub fn bytes(&self) -> usize {
-        self.dist.len() * 2 + self.squares * 25
+        self.dist.len() * 2 + self.squares * 41
     }
 
     /// Like [`Analysis::new`], but calls `stop` between steps of bounded work (one goal's
@@ -173,7 +201,7 @@ impl Analysis {
         for (i, &s) in order.iter().enumerate() {
             of_level[s] = Sq::new(i);
         }
-        let neighbors = order
+        let neighbors: Vec<[u16; 4]> = order
             .iter()
             .map(|&s| Dir::ALL.map(|d| nb(s, d).map_or(NO_SQUARE, |t| of_level[t].index() as u16)))
             .collect();
@@ -196,6 +224,7 @@ impl Analysis {
             player_sides: order.iter().map(|&s| level_order.player_sides[s]).collect(),
             to_level: order.into_iter().map(Square::new).collect(),
             of_level,
+            around: around_table(&neighbors),
             neighbors,
             dist,
             pruning,
@@ -216,11 +245,13 @@ impl Analysis {
             to_level: (0..n).map(Square::new).collect(),
             of_level: (0..n).map(Sq::new).collect(),
             neighbors: (0..n).map(|s| Dir::ALL.map(|d| nb(s, d))).collect(),
+            around: Vec::new(),
             dist: Vec::new(),
             pruning: false,
             player_sides: Vec::new(),
             fills_every_goal: false,
         };
+        a.around = around_table(&a.neighbors);
         a.player_sides = region::player_sides(&a, Sq::new(level.player().index()), stop)?;
         Some(a)
     }
@@ -314,15 +345,9 @@ impl Analysis {
     }
     /// The squares round `s`, diagonals too: for each direction of [`Dir::ALL`] the square
     /// beside, then the diagonal one clockwise of it (reached round either corner, since walls
-    /// are not squares).
+    /// are not squares). Symmetric: `t` is round `s` exactly when `s` is round `t`.
     pub fn around(&self, s: Sq) -> impl Iterator<Item = Sq> + '_ {
-        Dir::ALL.into_iter().flat_map(move |d| {
-            let turn = Dir::ALL[(d.index() + 1) % 4];
-            let n = self.neighbor(s, d);
-            let m = self.neighbor(s, turn);
-            let diagonal = n.and_then(|n| self.neighbor(n, turn)).or_else(|| m.and_then(|m| self.neighbor(m, d)));
-            [n, diagonal].into_iter().flatten()
-        })
+        self.around[s.index()].iter().take_while(|&&t| t != NO_SQUARE).map(|&t| Sq::from_raw(t))
     }
     /// The four neighbours of `s` in [`Dir::ALL`] order as raw indices, `u16::MAX` for a wall
     /// (for the solver's tightest loops; [`Analysis::neighbor`] otherwise).
@@ -429,6 +454,28 @@ mod tests {
         assert_eq!(a.sq(level.goals()[0]).index(), 0);
         let s = a.sq(level.square_at(2, 2).unwrap());
         assert_eq!(a.distance(0, s), Some(3));
+    }
+
+    #[test]
+    fn the_squares_round_a_square_are_its_eight_neighbours_reached_round_either_corner() {
+        let level = parse_levels("######\n#   ##\n# $  #\n##@. #\n######\n").unwrap().remove(0);
+        let a = Analysis::new(&level);
+        let at = |r, c| a.sq(level.square_at(r, c).unwrap());
+        let round = |r, c| a.around(at(r, c)).map(|t| a.square(t)).collect::<Vec<_>>();
+        let squares = |v: &[(usize, usize)]| v.iter().map(|&(r, c)| level.square_at(r, c).unwrap()).collect::<Vec<_>>();
+        // (2,2): all eight but the wall (3,1); (1,3) is reached round (1,2), (3,1) is a wall.
+        let mut got = round(2, 2);
+        got.sort();
+        let mut want = squares(&[(1, 1), (1, 2), (1, 3), (2, 1), (2, 3), (3, 2), (3, 3)]);
+        want.sort();
+        assert_eq!(got, want);
+        // (1,4) is a wall, so (2,4) has (1,3) round it only round (2,3).
+        assert!(round(2, 4).contains(&level.square_at(1, 3).unwrap()));
+        for s in a.all() {
+            for t in a.around(s) {
+                assert!(a.around(t).any(|u| u == s), "{s:?} round {t:?} but not the other way");
+            }
+        }
     }
 
     #[test]

@@ -81,9 +81,8 @@ pub struct Exhaust {
     failed: hashbrown::HashMap<u64, bool>,
     /// Whether a search stops at open floor (see the module docs).
     open_stop: bool,
-    /// The zone of the child being visited (one bit per square, see the module docs), the
-    /// squares of its boxes that vanish, and a flood for its region when some do.
-    zone: Vec<u64>,
+    /// The squares of the boxes of the child being visited that vanish, and a flood for its
+    /// region when some do.
     gone: Vec<usize>,
     flood: Flood,
     /// Whether the last search that proved nothing stopped short (its budget ran out, or it
@@ -144,19 +143,12 @@ fn open_floor(a: &Analysis, region: &[u64], boxes: usize) -> bool {
     reached as usize + boxes >= a.squares()
 }
 
-/// Writes to `zone` the floor that the boxes of `key` shut away from the player's `region`,
-/// and every square beside it, diagonals too (see the module docs).
-fn zone_of(a: &Analysis, region: &[u64], key: &[u64], zone: &mut [u64]) {
-    zone.fill(0);
+/// Whether the box on `b` is in the zone of the position of `key` with the player's `region`
+/// (see the module docs): whether a square round it, diagonals too, is floor that the boxes shut
+/// away from the player (the squares round a square are those it is round of).
+fn in_zone(a: &Analysis, region: &[u64], key: &[u64], b: Sq) -> bool {
     let bit = |v: &[u64], s: Sq| v.get(s.index() / 64).is_some_and(|w| w >> (s.index() % 64) & 1 == 1);
-    for s in a.all() {
-        if bit(region, s) || bit(key, s) {
-            continue;
-        }
-        for t in std::iter::once(s).chain(a.around(s)) {
-            zone[t.index() / 64] |= 1 << (t.index() % 64);
-        }
-    }
+    a.around(b).any(|t| !bit(region, t) && !bit(key, t))
 }
 
 /// The hash of stored position `i`.
@@ -185,7 +177,6 @@ impl Exhaust {
             region: vec![0; a.squares().div_ceil(64)],
             failed: hashbrown::HashMap::new(),
             open_stop: true,
-            zone: vec![0; a.squares().div_ceil(64)],
             gone: Vec::new(),
             flood: Flood::new(a.squares()),
             stopped_short: false,
@@ -451,11 +442,14 @@ impl Exhaust {
         if self.count == a.goals() {
             return player;
         }
-        zone_of(a, self.some.child_region(i), &self.child_key, &mut self.zone);
+        let region = self.some.child_region(i);
         for (w, &word) in self.child_key.iter().enumerate() {
-            let mut bits = word & !self.zone[w];
+            let mut bits = word;
             while bits != 0 {
-                self.gone.push(w * 64 + bits.trailing_zeros() as usize);
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                if !in_zone(a, region, &self.child_key, Sq::new(b)) {
+                    self.gone.push(b);
+                }
                 bits &= bits - 1;
             }
         }
