@@ -49,8 +49,10 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
+use std::rc::Rc;
 
-use hashbrown::HashSet;
+use hashbrown::{DefaultHashBuilder, HashSet, HashTable};
+use std::hash::BuildHasher;
 
 use super::bipartite::Edges;
 use super::fill_order::{self, fill_order};
@@ -67,9 +69,10 @@ pub const FAR: u16 = 6;
 /// The expansions the search may take: most levels lose every box in a few hundred.
 pub const EXPANSIONS: usize = 2000;
 
-/// The bytes the states may take (their boxes and bases, kept twice: in the state and in the
-/// set of states seen): the search stops at this size with the best line it has.
-pub const MAX_BYTES: usize = 64 << 20;
+/// The bytes the states may take (their boxes and bases, counted for each state, though a
+/// state shares its parent's bases when they are the same): the search stops at this size
+/// with the best line it has.
+pub const MAX_BYTES: usize = 32 << 20;
 
 /// No square.
 const NONE: u16 = u16::MAX;
@@ -98,8 +101,8 @@ struct Node {
     removed: bool,
     /// The boxes' squares, sorted.
     boxes: Vec<u16>,
-    /// The bases left, sorted.
-    bases: Vec<u16>,
+    /// The bases left, sorted (shared with the parent when it took no box away).
+    bases: Rc<[u16]>,
     /// Lowest square of the player's region.
     player: u16,
     /// How many parts the boxes cut the free floor into, when the expansion that made the
@@ -137,7 +140,9 @@ struct Search<'a> {
     /// Whether some start square reaches each square by pushes on the bare board.
     from_starts: Vec<bool>,
     nodes: Vec<Node>,
-    seen: HashSet<(Vec<u16>, Vec<u16>, u16)>,
+    /// The states reached, as ids into `nodes` by the hash of their boxes, bases and player.
+    seen: HashTable<u32>,
+    hasher: DefaultHashBuilder,
     /// The bytes the states take (see [`MAX_BYTES`]).
     bytes: usize,
     labels: Labels,
@@ -156,6 +161,8 @@ struct Search<'a> {
     ahead: Stamps,
     behind: Stamps,
     queue: Vec<Sq>,
+    /// The squares the player reaches in the state being expanded.
+    reached: Vec<bool>,
     /// A box search's queue of (box square, side of the player, pulls), and the (square,
     /// player's part) pairs it found (see [`Search::box_pulls`]).
     pull_queue: Vec<(u16, u8, u16)>,
@@ -234,7 +241,8 @@ impl<'a> Search<'a> {
             goal_pushes,
             from_starts,
             nodes: Vec::new(),
-            seen: HashSet::new(),
+            seen: HashTable::new(),
+            hasher: DefaultHashBuilder::default(),
             bytes: 0,
             labels: Labels::new(n),
             occupied: vec![0; n],
@@ -245,6 +253,7 @@ impl<'a> Search<'a> {
             ahead: Stamps::new(n),
             behind: Stamps::new(n),
             queue: Vec::new(),
+            reached: Vec::new(),
             pull_queue: Vec::new(),
             found: HashSet::new(),
         }
@@ -266,7 +275,7 @@ impl<'a> Search<'a> {
                 to: NONE,
                 removed: false,
                 boxes: goals.clone(),
-                bases: self.starts.clone(),
+                bases: Rc::from(self.starts.as_slice()),
                 player,
                 regions: NONE,
             };
@@ -336,9 +345,20 @@ impl<'a> Search<'a> {
 
     /// Queues `node` unless it was reached before.
     fn push(&mut self, node: Node, open: &mut Open) {
-        if !self.seen.insert((node.boxes.clone(), node.bases.clone(), node.player)) {
+        let hash = self.hasher.hash_one((&node.boxes, &node.bases, node.player));
+        let same = |id: &u32| {
+            let old = &self.nodes[*id as usize];
+            (&old.boxes, &old.bases, old.player) == (&node.boxes, &node.bases, node.player)
+        };
+        if self.seen.find(hash, same).is_some() {
             return;
         }
+        let id = self.nodes.len() as u32;
+        let nodes = &self.nodes;
+        self.seen.insert_unique(hash, id, |&id| {
+            let old = &nodes[id as usize];
+            self.hasher.hash_one((&old.boxes, &old.bases, old.player))
+        });
         let on_goals = node.boxes.iter().filter(|&&b| usize::from(b) < self.a.goals()).count() as u64;
         let far: u64 = node.boxes.iter().map(|&b| u64::from(self.goal_pushes[b as usize])).sum();
         let regions = match self.leave {
@@ -349,8 +369,7 @@ impl<'a> Search<'a> {
                 self.labels.fill(self.a, |s| self.occupied[s] == 0) as u64
             }
         };
-        self.bytes += 4 * (node.boxes.len() + node.bases.len()) + 96;
-        let id = self.nodes.len() as u32;
+        self.bytes += 2 * (node.boxes.len() + node.bases.len()) + 48;
         open.push(Reverse((node.boxes.len(), (regions << 32) | on_goals, u64::MAX - far, Reverse(id))));
         self.nodes.push(node);
     }
@@ -402,17 +421,35 @@ impl<'a> Search<'a> {
     /// every [`STOP_EVERY`] squares the box searches reach: on a big level one expansion is
     /// long).
     fn expand(&mut self, id: u32, stop: &mut dyn FnMut() -> bool) -> Option<Vec<Node>> {
+        // The state's boxes and bases are lent to the expansion, which makes no state.
+        let node = &mut self.nodes[id as usize];
+        let (boxes, bases, player) = (std::mem::take(&mut node.boxes), Rc::clone(&node.bases), node.player);
+        let mut reached = std::mem::take(&mut self.reached);
+        let children = self.children(id, (&boxes, &bases, player), &mut reached, stop);
+        self.reached = reached;
+        let node = &mut self.nodes[id as usize];
+        node.boxes = boxes;
+        children
+    }
+
+    /// [`Search::expand`] of state `id`, its boxes, bases and player given, `reached` scratch.
+    fn children(
+        &mut self,
+        id: u32,
+        (boxes, bases, player): (&[u16], &Rc<[u16]>, u16),
+        reached: &mut Vec<bool>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Option<Vec<Node>> {
         let a = self.a;
-        let node = &self.nodes[id as usize];
-        let (boxes, bases, player) = (node.boxes.clone(), node.bases.clone(), node.player);
-        self.set_boxes(&boxes);
+        self.set_boxes(boxes);
         let count = self.labels.fill(a, |s| self.occupied[s] == 0);
         let region = self.labels.region_of(Sq::new(player as usize));
-        let reached: Vec<bool> = a.all().map(|s| self.labels.region_of(s) == region).collect();
-        let sinks = self.sinks(&bases, &reached);
+        reached.clear();
+        reached.extend(a.all().map(|s| self.labels.region_of(s) == region));
+        let sinks = self.sinks(bases, reached);
         // One forest of the free floor, every box in place, for every box's search.
         self.cuts.start_forest();
-        for &b in &boxes {
+        for &b in boxes {
             for t in a.neighbor_indices(Sq::new(usize::from(b))) {
                 if usize::from(t) < self.occupied.len() && self.occupied[usize::from(t)] == 0 {
                     self.cuts.grow_tree(a, &self.occupied, usize::from(t));
@@ -427,13 +464,11 @@ impl<'a> Search<'a> {
         for (i, &b) in boxes.iter().enumerate() {
             // The regions once the box is lifted: those round its square become one.
             let lifted = count + 1 - self.labels.regions_beside(a, Sq::new(usize::from(b)));
-            let pulls = self.box_pulls(b, &reached, stop)?;
-            let mut others = boxes.clone();
-            others.remove(i);
+            let pulls = self.box_pulls(b, reached, stop)?;
             let base = pulls.iter().filter(|p| p.pulls >= FAR && sinks.binary_search(&p.to).is_ok()).find(|p| {
                 let t = bases.binary_search(&p.to).expect("a sink is a base");
                 let (edges, owner) = matching.get_or_insert_with(|| {
-                    let edges = self.edges(&boxes, &bases);
+                    let edges = self.edges(boxes, bases);
                     let owner = edges.matching();
                     (edges, owner)
                 });
@@ -441,22 +476,19 @@ impl<'a> Search<'a> {
             });
             match base {
                 Some(p) => {
-                    let left: Vec<u16> = bases.iter().copied().filter(|&t| t != p.to).collect();
-                    away.push((b, p.to, p.player, others, left));
+                    let mut left = Vec::with_capacity(bases.len());
+                    left.extend(bases.iter().copied().filter(|&t| t != p.to));
+                    away.push((b, p.to, p.player, moved(boxes, i, None), left));
                 }
                 None if away.is_empty() => {
                     for p in pulls {
-                        let mut next = others.clone();
-                        let at = next.binary_search(&p.to).unwrap_or_else(|e| e);
-                        next.insert(at, p.to);
-                        let bases = bases.clone();
                         pulled.push(Node {
                             parent: id,
                             from: b,
                             to: p.to,
                             removed: false,
-                            boxes: next,
-                            bases,
+                            boxes: moved(boxes, i, Some(p.to)),
+                            bases: Rc::clone(bases),
                             player: p.player,
                             // The box set down splits its region into its parts.
                             regions: (lifted - 1 + usize::from(p.parts)) as u16,
@@ -477,7 +509,7 @@ impl<'a> Search<'a> {
                 let regions = self.labels.fill(a, |s| self.occupied[s] == 0) as u16;
                 let r = self.labels.region_of(Sq::new(side as usize));
                 let player = r.map_or(NONE, |r| self.labels.seed(r).index() as u16);
-                Node { parent: id, from: b, to, removed: true, boxes: others, bases: left, player, regions }
+                Node { parent: id, from: b, to, removed: true, boxes: others, bases: left.into(), player, regions }
             })
             .collect();
         Some(away)
@@ -620,6 +652,22 @@ impl<'a> Search<'a> {
         // A pull over a used base would put two boxes on one square: no position.
         (!start && on_goals(&squares) < self.a.goals() && squares.len() == self.a.goals()).then_some(squares)
     }
+}
+
+/// `boxes` (sorted) without box `i`, with one on `to` when given, sorted: one allocation of
+/// the right size (the states' boxes are most of what the search allocates).
+fn moved(boxes: &[u16], i: usize, to: Option<u16>) -> Vec<u16> {
+    let mut out = Vec::with_capacity(boxes.len());
+    let others = boxes[..i].iter().chain(&boxes[i + 1..]).copied();
+    match to {
+        None => out.extend(others),
+        Some(to) => {
+            out.extend(others.clone().take_while(|&b| b < to));
+            out.push(to);
+            out.extend(others.skip_while(|&b| b < to));
+        }
+    }
+    out
 }
 
 /// Marks in `seen` the squares a box on `from` reaches by pushes alone, or with `backward` the
