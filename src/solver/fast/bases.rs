@@ -161,8 +161,9 @@ struct Search<'a> {
     ahead: Stamps,
     behind: Stamps,
     queue: Vec<Sq>,
-    /// The squares the player reaches in the state being expanded.
+    /// The squares the player reaches in the state being expanded, and a child's boxes.
     reached: Vec<bool>,
+    child_boxes: Vec<u16>,
     /// A box search's queue of (box square, side of the player, pulls), and the (square,
     /// player's part) pairs it found (see [`Search::box_pulls`]).
     pull_queue: Vec<(u16, u8, u16)>,
@@ -254,6 +255,7 @@ impl<'a> Search<'a> {
             behind: Stamps::new(n),
             queue: Vec::new(),
             reached: Vec::new(),
+            child_boxes: Vec::new(),
             pull_queue: Vec::new(),
             found: HashSet::new(),
         }
@@ -343,21 +345,32 @@ impl<'a> Search<'a> {
         left > 0 && self.bytes <= MAX_BYTES
     }
 
-    /// Queues `node` unless it was reached before.
-    fn push(&mut self, node: Node, open: &mut Open) {
-        let hash = self.hasher.hash_one((&node.boxes, &node.bases, node.player));
+    /// The hash of a state's boxes, bases and player in `seen`.
+    fn hash_of(hasher: &DefaultHashBuilder, boxes: &[u16], bases: &[u16], player: u16) -> u64 {
+        hasher.hash_one((boxes, bases, player))
+    }
+
+    /// Whether a state with these boxes, bases and player was reached before (`hash` is
+    /// [`Search::hash_of`] them).
+    fn seen_before(&self, hash: u64, (boxes, bases, player): (&[u16], &[u16], u16)) -> bool {
         let same = |id: &u32| {
             let old = &self.nodes[*id as usize];
-            (&old.boxes, &old.bases, old.player) == (&node.boxes, &node.bases, node.player)
+            (&old.boxes[..], &old.bases[..], old.player) == (boxes, bases, player)
         };
-        if self.seen.find(hash, same).is_some() {
+        self.seen.find(hash, same).is_some()
+    }
+
+    /// Queues `node` unless it was reached before.
+    fn push(&mut self, node: Node, open: &mut Open) {
+        let hash = Search::hash_of(&self.hasher, &node.boxes, &node.bases, node.player);
+        if self.seen_before(hash, (&node.boxes, &node.bases, node.player)) {
             return;
         }
         let id = self.nodes.len() as u32;
-        let nodes = &self.nodes;
+        let (nodes, hasher) = (&self.nodes, &self.hasher);
         self.seen.insert_unique(hash, id, |&id| {
             let old = &nodes[id as usize];
-            self.hasher.hash_one((&old.boxes, &old.bases, old.player))
+            Search::hash_of(hasher, &old.boxes, &old.bases, old.player)
         });
         let on_goals = node.boxes.iter().filter(|&&b| usize::from(b) < self.a.goals()).count() as u64;
         let far: u64 = node.boxes.iter().map(|&b| u64::from(self.goal_pushes[b as usize])).sum();
@@ -482,12 +495,19 @@ impl<'a> Search<'a> {
                 }
                 None if away.is_empty() => {
                     for p in pulls {
+                        // A state reached before is left out here, before its boxes are
+                        // copied ([`Search::push`] would drop it).
+                        moved_into(boxes, i, Some(p.to), &mut self.child_boxes);
+                        let hash = Search::hash_of(&self.hasher, &self.child_boxes, bases, p.player);
+                        if self.seen_before(hash, (&self.child_boxes, bases, p.player)) {
+                            continue;
+                        }
                         pulled.push(Node {
                             parent: id,
                             from: b,
                             to: p.to,
                             removed: false,
-                            boxes: moved(boxes, i, Some(p.to)),
+                            boxes: self.child_boxes.clone(),
                             bases: Rc::clone(bases),
                             player: p.player,
                             // The box set down splits its region into its parts.
@@ -658,6 +678,13 @@ impl<'a> Search<'a> {
 /// the right size (the states' boxes are most of what the search allocates).
 fn moved(boxes: &[u16], i: usize, to: Option<u16>) -> Vec<u16> {
     let mut out = Vec::with_capacity(boxes.len());
+    moved_into(boxes, i, to, &mut out);
+    out
+}
+
+/// [`moved`] into `out`.
+fn moved_into(boxes: &[u16], i: usize, to: Option<u16>, out: &mut Vec<u16>) {
+    out.clear();
     let others = boxes[..i].iter().chain(&boxes[i + 1..]).copied();
     match to {
         None => out.extend(others),
@@ -667,7 +694,6 @@ fn moved(boxes: &[u16], i: usize, to: Option<u16>) -> Vec<u16> {
             out.extend(others.skip_while(|&b| b < to));
         }
     }
-    out
 }
 
 /// Marks in `seen` the squares a box on `from` reaches by pushes alone, or with `backward` the
