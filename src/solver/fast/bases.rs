@@ -434,7 +434,7 @@ impl<'a> Search<'a> {
     /// every [`STOP_EVERY`] squares the box searches reach: on a big level one expansion is
     /// long).
     fn expand(&mut self, id: u32, stop: &mut dyn FnMut() -> bool) -> Option<Vec<Node>> {
-        // The state's boxes and bases are lent to the expansion, which makes no state.
+        // The state's boxes are lent to the expansion (which makes no state), its bases shared.
         let node = &mut self.nodes[id as usize];
         let (boxes, bases, player) = (std::mem::take(&mut node.boxes), Rc::clone(&node.bases), node.player);
         let mut reached = std::mem::take(&mut self.reached);

@@ -20,8 +20,7 @@
 //! passes, or [`BUDGET`] pushes have been tried, the longest order that passed so far comes
 //! first and the rest keep their given order.
 
-use hashbrown::{DefaultHashBuilder, HashTable};
-use std::hash::BuildHasher;
+use hashbrown::HashSet;
 
 use super::packing::push_onto;
 use crate::analysis::region::Flood;
@@ -45,9 +44,7 @@ pub fn fill_order(a: &Analysis, first: &[u16], later: &[u16], budget: usize) -> 
         done: vec![false; first.len()],
         order: Vec::with_capacity(first.len()),
         longest: Vec::new(),
-        failed: HashTable::new(),
-        hasher: DefaultHashBuilder::default(),
-        reaches: Vec::new(),
+        failed: HashSet::new(),
         flood: Flood::new(n),
         budget,
     };
@@ -75,11 +72,7 @@ struct OrderSearch<'a> {
     /// The longest order that passed so far.
     longest: Vec<u16>,
     /// (filled squares of `first`, lowest square of the player's part) pairs known to fail.
-    failed: HashTable<(Vec<bool>, u16)>,
-    hasher: DefaultHashBuilder,
-    /// The player's part after each push of the order being tried, by its place in the
-    /// order (kept for the next try at that place).
-    reaches: Vec<Vec<bool>>,
+    failed: HashSet<(Vec<bool>, u16)>,
     flood: Flood,
     budget: usize,
 }
@@ -91,15 +84,9 @@ impl OrderSearch<'_> {
         if self.order.len() == self.first.len() {
             return Some(true);
         }
-        let hash = self.hasher.hash_one((&self.done, part));
-        if self.failed.find(hash, |(done, p)| (done, *p) == (&self.done, part)).is_some() {
+        if self.failed.contains(&(self.done.clone(), part)) {
             return Some(false);
         }
-        let depth = self.order.len();
-        if self.reaches.len() == depth {
-            self.reaches.push(Vec::new());
-        }
-        let mut after = std::mem::take(&mut self.reaches[depth]);
         for i in 0..self.first.len() {
             if self.done[i] {
                 continue;
@@ -110,8 +97,7 @@ impl OrderSearch<'_> {
                 self.budget = self.budget.checked_sub(1)?;
                 self.filled[g.index()] = 1;
                 let lowest = self.flood.player(self.a, &self.filled, from);
-                after.clear();
-                after.extend(self.a.all().map(|s| self.flood.contains(s)));
+                let after: Vec<bool> = self.a.all().map(|s| self.flood.contains(s)).collect();
                 self.done[i] = true;
                 let found = match self.rest_pushable(&after) {
                     true => {
@@ -131,16 +117,11 @@ impl OrderSearch<'_> {
                 self.filled[g.index()] = 0;
                 match found {
                     Some(false) => {}
-                    found => {
-                        self.reaches[depth] = after;
-                        return found;
-                    }
+                    found => return found,
                 }
             }
         }
-        self.reaches[depth] = after;
-        let hasher = &self.hasher;
-        self.failed.insert_unique(hash, (self.done.clone(), part), |(done, p)| hasher.hash_one((done, *p)));
+        self.failed.insert((self.done.clone(), part));
         Some(false)
     }
 
