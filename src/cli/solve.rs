@@ -173,6 +173,10 @@ pub struct SearchArgs {
     /// number of expansions, but each expansion is about a third slower (to measure it).
     #[arg(long, help_heading = RESEARCH)]
     pub rooms_advisor: bool,
+    /// Fast engine: on one thread, no second lane taking turns with the passes (the staged
+    /// pass and the blocked pass, a quarter of the thread under a time limit) (to measure it)
+    #[arg(long, help_heading = RESEARCH)]
+    pub no_turns: bool,
     /// Keep boxes frozen on goals out of the lower bound's distance tables (to measure the
     /// effect of treating them as walls; results stay optimal either way).
     #[arg(long, help_heading = RESEARCH)]
@@ -188,8 +192,8 @@ pub struct SearchArgs {
     pub jobs: usize,
     /// Threads for each level: the fast engine runs a portfolio of its searches at once, and
     /// the first solution ends them (modes auto and fast; the others use one thread). Threads
-    /// times --jobs should not exceed the cores. With 1 a search under --node-limit gives the
-    /// same answer every run [default: solve: the cores divided by --jobs; bench: 1, so that
+    /// times --jobs should not exceed the cores. With 1 two of its searches take turns on the
+    /// one thread, and a search under --node-limit gives the same answer every run [default: solve: the cores divided by --jobs; bench: 1, so that
     /// its figures are one thread's].
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -338,6 +342,7 @@ impl SearchArgs {
                 root_branches: !self.no_root_branches,
                 staging_midpoint: !self.no_staging_midpoint,
                 rooms: self.rooms_advisor,
+                turns: !self.no_turns,
             },
         })
     }

@@ -146,7 +146,9 @@ pub struct Config {
     /// level: above 1, a portfolio of its searches runs at once and the first solution found
     /// ends them all (see [`super::fast`]); the time limit holds for the whole and the memory
     /// and node limits are shared among the threads. With 1 (the default) the search is
-    /// deterministic for a given node limit. The A* and breadth-first modes use one thread.
+    /// deterministic for a given node limit; under a time limit without one, two of the
+    /// portfolio's searches take turns on the one thread (see [`FastOptions::turns`]). The A*
+    /// and breadth-first modes use one thread.
     pub threads: usize,
     /// Box weights for [`Mode::Cost`] in reading order of the boxes; `None` uses the level's.
     pub weights: Option<Vec<u32>>,
@@ -278,6 +280,10 @@ pub struct FastOptions {
     /// costs less than other moves. At a fixed number of expansions it solves more, but its
     /// walks make each expansion about a third slower: a loss under time limits.
     pub rooms: bool,
+    /// On one thread under a time limit (and no node limit), the portfolio's second lane (the
+    /// staged pass, then the blocked pass) takes a quarter of the thread in turns with one
+    /// thread's schedule; off, one thread runs that schedule alone.
+    pub turns: bool,
 }
 
 impl Default for FastOptions {
@@ -304,6 +310,7 @@ impl Default for FastOptions {
             root_branches: true,
             staging_midpoint: true,
             rooms: false,
+            turns: true,
         }
     }
 }

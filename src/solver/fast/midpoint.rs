@@ -51,6 +51,7 @@ use super::hotspots::Hotspots;
 use super::keyed::{self, hash_key};
 use super::packing::Peel;
 use super::search::{self, Learned, Weights};
+use super::turns::Turn;
 use crate::analysis::region::Flood;
 use crate::analysis::{Analysis, Sq};
 use crate::level::{BuildOptions, Level, Square};
@@ -90,7 +91,7 @@ fn aim(
     learned.backward.state(search, id, &mut boxes);
     let mid = midpoint_level(level, a, &boxes)?;
     let mid_a = Analysis::new(&mid);
-    let first = match super::solve_passes(&mid, &mid_a, config, started, super::Board::Imagined) {
+    let first = match super::solve_passes(&mid, &mid_a, config, started, super::Board::Imagined, learned.turn()) {
         Ok(first) => first,
         Err(e) => return Some(Err(e)),
     };
@@ -148,7 +149,7 @@ pub(super) fn through_staging(
     let Some(mid) = midpoint_level(level, a, staged) else { return Err(SolveError::NodeLimit(stats)) };
     let mid_a = Analysis::new(&mid);
     let end = end_region(a, &mid_a, staged, player);
-    let first = match first_part(&mid, &mid_a, &left(&stats), hot.1, end) {
+    let first = match first_part(&mid, &mid_a, &left(&stats), (hot.1, end), learned.turn()) {
         Ok(first) => first,
         Err(mut e) => {
             e.stats_mut().add(&stats);
@@ -235,13 +236,14 @@ fn end_region(a: &Analysis, mid_a: &Analysis, staged: &[u16], player: Sq) -> u16
 
 /// The imagined level `mid`'s solution by one first pass (`weights`) that must end with the
 /// player's region `end` (see [`Weights::end_region`]), with a plan and hotspots of its own and
-/// no backward search (its lines would end anywhere).
+/// no backward search (its lines would end anywhere); in a lane that takes turns with others,
+/// it takes the lane's `turn`.
 fn first_part(
     mid: &Level,
     mid_a: &Analysis,
     config: &Config,
-    weights: Weights,
-    end: u16,
+    (weights, end): (Weights, u16),
+    turn: Option<Turn>,
 ) -> Result<Solution, SolveError> {
     let started = Instant::now();
     let plan = search::plan(mid, mid_a, config, Peel::OneByOne, started)?;
@@ -250,7 +252,7 @@ fn first_part(
             .ok_or_else(|| search::halted(config, started))?,
         None => Hotspots::empty(mid_a),
     };
-    let mut own = Learned::new(mid_a, super::pull::Backward::none());
+    let mut own = Learned::new(mid_a, super::pull::Backward::none()).taking_turns(turn);
     let weights = Weights { end_region: Some(end), ..weights };
     search::run(mid, mid_a, &plan, &hot, &left_after(config, started, &Stats::default()), weights, &mut own)
 }
@@ -398,7 +400,7 @@ mod tests {
         for (room, columns) in [((2, 1), 1..4), ((2, 7), 5..8)] {
             let player = a.sq(level.square_at(room.0, room.1).unwrap());
             let end = end_region(&a, &a, &goal, player);
-            let solution = first_part(&level, &a, &config, weights, end).expect("solved");
+            let solution = first_part(&level, &a, &config, (weights, end), None).expect("solved");
             assert!(crate::verify::verify(&level, &solution.lurd).is_valid_solution(), "{}", solution.lurd);
             assert!(columns.contains(&end_of(&solution)), "{} ends in column {}", solution.lurd, end_of(&solution));
         }

@@ -169,7 +169,9 @@
 //! the whole search of a solve on one thread), and `portfolio.rs` runs the passes again, and a
 //! few variants of them, side by side on threads of their own for the whole time limit; the
 //! first solution ends them all. The plan and the hotspot table are worked out once for all
-//! of them.
+//! of them. On one thread under a time limit the first two of those threads take turns
+//! (`turns.rs`): one thread's schedule has three quarters of the thread, the staged and
+//! blocked passes the rest during the first round.
 //!
 //! # Invariants
 //!
@@ -179,7 +181,8 @@
 //! into unit moves and verified by the caller. Every choice depends on the level and the
 //! search so far only (ordered maps, generation order), so under a node limit the result is
 //! deterministic on one thread; the clock decides only when to stop, and, under a time limit
-//! without a node limit, when the backward searches and the second pass get their turns.
+//! without a node limit, when the backward searches, the second pass and the lane that takes
+//! turns with the passes get their turns.
 
 mod bases;
 mod bipartite;
@@ -197,6 +200,7 @@ mod pull;
 mod rooms;
 mod search;
 mod staging;
+mod turns;
 mod way;
 
 use super::{Config, FastOptions, Mode, Solution, SolveError, Stats, astar};
@@ -229,7 +233,7 @@ pub fn solve(level: &Level, a: &Analysis, config: &Config) -> Result<Solution, S
 /// can take seconds on a huge level, so the time limit covers it too). The reported seconds
 /// count from `started`.
 pub fn solve_from(level: &Level, a: &Analysis, config: &Config, started: Instant) -> Result<Solution, SolveError> {
-    solve_passes(level, a, config, started, Board::Given)
+    solve_passes(level, a, config, started, Board::Given, None)
 }
 
 /// Which level a schedule searches: it sets what the short schedule runs (see the module docs).
@@ -243,13 +247,15 @@ enum Board {
     Imagined,
 }
 
-/// [`solve_from`]'s passes on `board` (see [`Board`]).
+/// [`solve_from`]'s passes on `board` (see [`Board`]); a search inside a lane that takes
+/// turns with others (`turns.rs`) takes its `turn`.
 fn solve_passes(
     level: &Level,
     a: &Analysis,
     config: &Config,
     started: Instant,
     board: Board,
+    turn: Option<turns::Turn>,
 ) -> Result<Solution, SolveError> {
     if !handles(level, a) {
         let config = Config { mode: Mode::Pushes, ..config.clone() };
@@ -267,18 +273,25 @@ fn solve_passes(
     } else {
         Hotspots::empty(a)
     };
-    if config.threads > 1 {
-        let peeled = peeled_plan(level, a, config, &plan, started)?;
-        let peeled = peeled.as_ref().unwrap_or(&plan);
-        let shared = portfolio::Shared { level, a, plan: &plan, peeled, hot: &hot, passes };
+    if config.threads > 1 || takes_turns(config, board) {
+        let peeled = std::sync::OnceLock::new();
+        let shared = portfolio::Shared { level, a, plan: &plan, hot: &hot, passes, peeled };
         return portfolio::solve(&shared, config, started);
     }
     let mut result = one_thread(level, a, config, started, board, (&plan, &hot, passes), |backward| {
-        search::Learned::new(a, backward)
+        search::Learned::new(a, backward).taking_turns(turn)
     });
     // The time is the whole solve's.
     search::stats_of(&mut result).seconds = started.elapsed().as_secs_f64();
     result
+}
+
+/// Whether a solve on one thread runs the portfolio's first two lanes taking turns
+/// (`turns.rs`): under a time limit and no node limit (a node-limited search stays one
+/// deterministic schedule), on the level itself (not the midpoint's), unless `--no-turns`.
+fn takes_turns(config: &Config, board: Board) -> bool {
+    let timed = config.time_limit.is_some() && config.node_limit.is_none();
+    config.threads <= 1 && config.fast.turns && timed && board == Board::Given
 }
 
 /// One thread's search (see the module docs) on the first plan, the hotspot table and the

@@ -36,6 +36,19 @@
 //! left unused. Searches differ in what they try first, not in what they can find, so they
 //! overlap little on the levels one of them finds late: that is where the portfolio pays.
 //!
+//! # One thread
+//!
+//! On one thread under a time limit (and no node limit) the first two lanes of a two-thread
+//! portfolio still run, on threads of their own, but take turns (`turns.rs`): only the lane
+//! whose turn it is runs. The first lane, one thread's schedule, keeps three quarters of each
+//! round and has the first second alone (most levels are solved by then, as soon as without
+//! turns); the second, the staged and then the blocked pass, has a quarter, during the first
+//! round of a long limit only (one thread's schedule runs those passes itself after it). Both
+//! solve the levels they solve within seconds of their start or not at all, and one thread's
+//! schedule reaches them only after its first round: in turns they get those seconds within
+//! a short limit. The lanes share the memory limit three to one. A node-limited search runs
+//! one thread's schedule alone, so that its answer does not depend on the machine.
+//!
 //! # Limits
 //!
 //! The time limit is the solve's, for every lane (they all stop when it runs out). The memory
@@ -45,8 +58,9 @@
 //!
 //! # What is shared
 //!
-//! The analysis, the first packing plan, the peeled one and the hotspot table are worked out
-//! once and read by every lane. The deadlock patterns a lane proves go into a log that the other
+//! The analysis, the first packing plan and the hotspot table are worked out once and read by
+//! every lane; the peeled plan once too, by the first lane that follows it (most levels are
+//! solved before any does). The deadlock patterns a lane proves go into a log that the other
 //! lanes but the first take in before they next check a state for deadlock (a pattern is a fact
 //! about the level, so it holds in every search of it). The first lane publishes its patterns
 //! and takes in none: the others' would prune its search where one thread's does not, and change
@@ -58,14 +72,15 @@
 use super::hotspots::Hotspots;
 use super::packing::{PackingPlan, Peel};
 use super::search::{self, Learned, Weights};
+use super::turns::{Turn, Turns};
 use super::{found, plan_within, pull, staging_weights};
 use crate::analysis::Analysis;
 use crate::level::Level;
 use crate::solver::exhaust::PatternLog;
 use crate::solver::{AStarOptions, Config, FastOptions, Mode, Objective, Solution, SolveError, Stats, astar};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The stack of each lane: as much as a process's main thread has, and more.
@@ -77,11 +92,22 @@ pub struct Shared<'s> {
     pub level: &'s Level,
     pub a: &'s Analysis,
     pub plan: &'s PackingPlan,
-    /// The plan peeled one box at a time, for the lanes that follow it (the first plan when
-    /// that is the same or the bases plan is off).
-    pub peeled: &'s PackingPlan,
     pub hot: &'s Hotspots,
     pub passes: [Weights; 3],
+    /// The plan peeled one box at a time, for the lanes that follow it, worked out when the
+    /// first of them starts (most levels are solved before): see [`Shared::peeled`].
+    pub peeled: OnceLock<Option<PackingPlan>>,
+}
+
+impl Shared<'_> {
+    /// The plan peeled one box at a time (the parent module's `peeled_plan`), worked out under
+    /// `config`'s limits by the first lane that asks; the first plan when the two agree, when
+    /// the bases plan is off, or when the limits stopped the peel (the search that follows
+    /// stops too).
+    fn peeled(&self, config: &Config) -> &PackingPlan {
+        let peel = || super::peeled_plan(self.level, self.a, config, self.plan, Instant::now()).ok().flatten();
+        self.peeled.get_or_init(peel).as_ref().unwrap_or(self.plan)
+    }
 }
 
 /// One search of the portfolio.
@@ -143,22 +169,47 @@ pub fn threads_used(config: &Config) -> usize {
     1 + other_lanes(config.threads).len()
 }
 
-/// Solves the level on [`Config::threads`] lanes (see the module docs).
+/// The weights of one thread's schedule and the second lane in a round of turns, when one
+/// thread runs the portfolio (see `turns.rs`): the schedule keeps three quarters of the thread.
+const TURN_WEIGHTS: [u32; 2] = [3, 1];
+
+/// Taking turns, the first lane runs alone for this long (a tenth of a shorter time limit):
+/// most levels are solved by then, as soon as one thread's schedule alone solves them.
+const ALONE: Duration = Duration::from_secs(1);
+
+/// Solves the level on [`Config::threads`] lanes (see the module docs); on one thread, on the
+/// first two lanes taking turns.
 pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<Solution, SolveError> {
-    let others = other_lanes(config.threads);
+    let alone = config.time_limit.map_or(ALONE, |t| ALONE.min(t / 10));
+    let turns = (config.threads <= 1).then(|| Turns::new(TURN_WEIGHTS.len(), started + alone));
+    let others = other_lanes(if turns.is_some() { TURN_WEIGHTS.len() } else { config.threads });
     let lanes = 1 + others.len();
     let stop = Arc::new(AtomicBool::new(false));
     let counters: Vec<Arc<AtomicU64>> = (0..lanes).map(|_| Arc::new(AtomicU64::new(0))).collect();
-    let share = |limit: u64| limit / lanes as u64;
+    // Each lane's share of the memory and node limits: its weight in the turns, or an equal one.
+    let weights = match turns {
+        Some(_) => TURN_WEIGHTS.to_vec(),
+        None => vec![1; lanes],
+    };
+    let whole: u32 = weights.iter().sum();
+    let share = |limit: u64, i: usize| limit * u64::from(weights[i]) / u64::from(whole);
+    // Taking turns, the second lane runs in the first round only (a longer limit's one
+    // thread's schedule runs its passes after that round itself).
+    let time_limit = |i: usize| match (&turns, config.time_limit) {
+        (Some(_), Some(t)) if i > 0 => Some(t.min(super::FIRST_ROUND)),
+        _ => config.time_limit,
+    };
     let lane_config = |i: usize| Config {
         cancel: Some(stop.clone()),
         progress: Some(counters[i].clone()),
-        memory_limit: config.memory_limit.map(|m| m / lanes),
-        node_limit: config.node_limit.map(share),
+        memory_limit: config.memory_limit.map(|m| share(m as u64, i) as usize),
+        node_limit: config.node_limit.map(|n| share(n, i)),
+        time_limit: time_limit(i),
         on_solution: None,
         threads: 1,
         ..config.clone()
     };
+    let round = Turn::shares(&weights);
     // Deadlock patterns one lane proves hold in every other.
     let patterns = Arc::new(PatternLog::default());
     let (sender, results) = mpsc::channel();
@@ -167,12 +218,17 @@ pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<S
         for i in 0..lanes {
             let (sender, lane_config, patterns) = (sender.clone(), lane_config(i), patterns.clone());
             let lane = std::thread::Builder::new().name(format!("sokoban-lane-{i}")).stack_size(LANE_STACK);
-            let others = &others;
+            let (others, turns, round) = (&others, &turns, &round);
             // A lane the system cannot start is left out; the others go on.
-            let _ = lane.spawn_scoped(scope, move || {
+            let spawned = lane.spawn_scoped(scope, move || {
+                // Taking turns, the lane runs only while it holds the turn.
+                let seat = turns.as_ref().map(|t| t.seat(i));
                 // The first lane publishes its patterns but takes in none, so that its search
                 // stays one thread's.
-                let learned = |backward| Learned::shared(shared.a, backward, patterns, i, i > 0);
+                let learned = |backward| {
+                    let turn = seat.as_ref().map(|seat| seat.turn(round[i]));
+                    Learned::shared(shared.a, backward, patterns, i, i > 0).taking_turns(turn)
+                };
                 let result = match i.checked_sub(1) {
                     // The first lane is one thread's search, with the backward searches.
                     None => {
@@ -187,6 +243,11 @@ pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<S
                 // The receiver lives until every lane has sent.
                 let _ = sender.send((i, result));
             });
+            if spawned.is_err()
+                && let Some(turns) = &turns
+            {
+                turns.leave(i);
+            }
         }
         drop(sender);
         watch(&results, &mut outcomes, config, &stop, &counters);
@@ -316,7 +377,7 @@ fn run_strategy(
     learned: &mut Learned,
     started: Instant,
 ) -> Result<Solution, SolveError> {
-    let Shared { level, a, plan, peeled, hot, passes } = *shared;
+    let Shared { level, a, plan, hot, passes, .. } = *shared;
     let run = |plan: &PackingPlan, config: &Config, weights: Weights, learned: &mut Learned| {
         search::run(level, a, plan, hot, config, weights, learned).map(|s| s.credited(strategy.name()))
     };
@@ -331,13 +392,13 @@ fn run_strategy(
             };
             run(layered.as_ref().unwrap_or(plan), config, passes[1], learned)
         }
-        Strategy::Blocked => run(peeled, config, passes[2], learned),
+        Strategy::Blocked => run(shared.peeled(config), config, passes[2], learned),
         Strategy::Staged => match search::other_plan(level, a, config, plan, Instant::now())? {
             Some(other) => run(&other, config, passes[0], learned),
             // Nothing to search: the lane's next search has the time.
             None => Err(SolveError::Timeout(Stats::default())),
         },
-        Strategy::Staging => run(peeled, config, staging_weights(&config.fast, passes[0]), learned),
+        Strategy::Staging => run(shared.peeled(config), config, staging_weights(&config.fast, passes[0]), learned),
         Strategy::Relaxed => {
             let relaxed = Config { fast: FastOptions { aware: false, ..config.fast }, ..config.clone() };
             run(plan, &relaxed, passes[0], learned)

@@ -39,6 +39,7 @@ use super::plan_reach::PlanReach;
 use super::pull::{Backward, Found};
 use super::rooms::Rooms;
 use super::staging::{self, Aside};
+use super::turns::Turn;
 use super::way::Way;
 use crate::analysis::region::{Flood, Step, spread};
 use crate::analysis::{Analysis, Sq, UNREACHABLE};
@@ -205,17 +206,30 @@ pub struct Learned {
     /// The log this search shares patterns through with the others of a portfolio, its own
     /// number there and how much of the log it has taken in (`None`: it only publishes).
     exchange: Option<(Arc<PatternLog>, usize, Option<usize>)>,
+    /// The search's turn, when it shares one thread with other lanes (`turns.rs`).
+    turn: Option<Turn>,
 }
 
 impl Learned {
     pub fn new(a: &Analysis, backward: Backward) -> Learned {
-        Learned { exhaust: Exhaust::new(a), patterns: Patterns::new(a), backward, exchange: None }
+        Learned { exhaust: Exhaust::new(a), patterns: Patterns::new(a), backward, exchange: None, turn: None }
     }
 
     /// Like [`Learned::new`], sharing patterns through `log` as search number `me`: publishing
     /// those it proves and, when `takes_in`, taking in the others'.
     pub fn shared(a: &Analysis, backward: Backward, log: Arc<PatternLog>, me: usize, takes_in: bool) -> Learned {
         Learned { exchange: Some((log, me, takes_in.then_some(0))), ..Learned::new(a, backward) }
+    }
+
+    /// These searches take `turn`s with other lanes on one thread, when given one: they hand
+    /// it on at an expansion once their share of the round is spent.
+    pub fn taking_turns(self, turn: Option<Turn>) -> Learned {
+        Learned { turn, ..self }
+    }
+
+    /// The turn these searches take, for a search they run inside theirs.
+    pub fn turn(&self) -> Option<Turn> {
+        self.turn.clone()
     }
 
     /// Stores a pattern this search proved, and publishes it to the others.
@@ -1343,6 +1357,9 @@ impl<'r> Pass<'r> {
     /// fraction of a millisecond).
     fn count_expansion(&mut self) -> Flow<()> {
         self.search.stats.expanded += 1;
+        if let Some(turn) = &mut self.learned.turn {
+            turn.tick();
+        }
         match self.budget.tick(self.search.stats.expanded) {
             Ok(()) => Ok(()),
             Err(stop) => self.stop(stop),
