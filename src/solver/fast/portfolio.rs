@@ -243,16 +243,31 @@ pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<S
                 // The receiver lives until every lane has sent.
                 let _ = sender.send((i, result));
             });
-            if spawned.is_err()
-                && let Some(turns) = &turns
-            {
-                turns.leave(i);
+            match (spawned, &turns) {
+                // Taking turns, without the first lane there is none: the calling thread runs
+                // one thread's schedule itself (below).
+                (Err(_), Some(_)) if i == 0 => break,
+                (Err(_), Some(turns)) => turns.leave(i),
+                _ => {}
             }
         }
         drop(sender);
         watch(&results, &mut outcomes, config, &stop, &counters);
     });
+    if turns.is_some() && outcomes[0].is_none() {
+        return one_thread_here(shared, config, started);
+    }
     merge(outcomes.into_iter().flatten().collect(), config, started)
+}
+
+/// One thread's schedule on the calling thread, for a solve whose lanes were to take turns
+/// when the system could not start the first.
+fn one_thread_here(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<Solution, SolveError> {
+    let Shared { level, a, plan, hot, passes, .. } = *shared;
+    let alone = |backward| Learned::new(a, backward);
+    let mut result = super::one_thread(level, a, config, started, super::Board::Given, (plan, hot, passes), alone);
+    search::stats_of(&mut result).seconds = started.elapsed().as_secs_f64();
+    result
 }
 
 /// Waits for the lanes' results into `outcomes`, passing the caller's cancel flag on to `stop`
