@@ -193,8 +193,8 @@ pub struct SearchArgs {
     /// Threads for each level: the fast engine runs a portfolio of its searches at once, and
     /// the first solution ends them (modes auto and fast; the others use one thread). Threads
     /// times --jobs should not exceed the cores. With 1 two of its searches take turns on the
-    /// one thread, and a search under --node-limit gives the same answer every run [default: solve: the cores divided by --jobs; bench: 1, so that
-    /// its figures are one thread's].
+    /// one thread, and a search under --node-limit gives the same answer every run [default:
+    /// solve: the cores divided by --jobs; bench: 1, so that its figures are one thread's].
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 }

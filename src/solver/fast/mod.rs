@@ -276,7 +276,10 @@ fn solve_passes(
     if config.threads > 1 || takes_turns(config, board) {
         let peeled = std::sync::OnceLock::new();
         let shared = portfolio::Shared { level, a, plan: &plan, hot: &hot, passes, peeled };
-        return portfolio::solve(&shared, config, started);
+        // `None`: the lanes could not start; one thread's schedule below runs here instead.
+        if let Some(result) = portfolio::solve(&shared, config, started) {
+            return result;
+        }
     }
     let mut result = one_thread(level, a, config, started, board, (&plan, &hot, passes), |backward| {
         search::Learned::new(a, backward).taking_turns(turn)

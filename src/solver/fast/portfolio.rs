@@ -178,8 +178,9 @@ const TURN_WEIGHTS: [u32; 2] = [3, 1];
 const ALONE: Duration = Duration::from_secs(1);
 
 /// Solves the level on [`Config::threads`] lanes (see the module docs); on one thread, on the
-/// first two lanes taking turns.
-pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<Solution, SolveError> {
+/// first two lanes taking turns. `None` when they were to take turns and the system could not
+/// start the first lane: the caller runs one thread's schedule itself.
+pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Option<Result<Solution, SolveError>> {
     let alone = config.time_limit.map_or(ALONE, |t| ALONE.min(t / 10));
     let turns = (config.threads <= 1).then(|| Turns::new(TURN_WEIGHTS.len(), started + alone));
     let others = other_lanes(if turns.is_some() { TURN_WEIGHTS.len() } else { config.threads });
@@ -244,8 +245,7 @@ pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<S
                 let _ = sender.send((i, result));
             });
             match (spawned, &turns) {
-                // Taking turns, without the first lane there is none: the calling thread runs
-                // one thread's schedule itself (below).
+                // Taking turns, without the first lane there is none (see `None` below).
                 (Err(_), Some(_)) if i == 0 => break,
                 (Err(_), Some(turns)) => turns.leave(i),
                 _ => {}
@@ -255,19 +255,9 @@ pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<S
         watch(&results, &mut outcomes, config, &stop, &counters);
     });
     if turns.is_some() && outcomes[0].is_none() {
-        return one_thread_here(shared, config, started);
+        return None;
     }
-    merge(outcomes.into_iter().flatten().collect(), config, started)
-}
-
-/// One thread's schedule on the calling thread, for a solve whose lanes were to take turns
-/// when the system could not start the first.
-fn one_thread_here(shared: &Shared<'_>, config: &Config, started: Instant) -> Result<Solution, SolveError> {
-    let Shared { level, a, plan, hot, passes, .. } = *shared;
-    let alone = |backward| Learned::new(a, backward);
-    let mut result = super::one_thread(level, a, config, started, super::Board::Given, (plan, hot, passes), alone);
-    search::stats_of(&mut result).seconds = started.elapsed().as_secs_f64();
-    result
+    Some(merge(outcomes.into_iter().flatten().collect(), config, started))
 }
 
 /// Waits for the lanes' results into `outcomes`, passing the caller's cancel flag on to `stop`
