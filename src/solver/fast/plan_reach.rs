@@ -19,7 +19,10 @@
 //! from the boxes' side, each box's row of steps read straight off `reach` (a row per step
 //! would first need a bit set per box and step). A move that leaves the steps done as they
 //! were is judged without a matching where the moved box's reach decides it
-//! ([`PlanReach::keeps_reach`], [`PlanReach::keeps_astray`]).
+//! ([`PlanReach::keeps_reach`], [`PlanReach::keeps_astray`]); other children are judged from
+//! their parent's maximum matching ([`PlanReach::child_follows`]): a child's graph differs
+//! from its parent's in the moved box's row, so an augmenting path or two decide it, where a
+//! matching afresh takes a path per box (on large levels this was a tenth of the search).
 //! The test sees neither the other boxes nor the player: it never calls a followable position
 //! astray, and it misses some that are.
 
@@ -110,6 +113,103 @@ impl PlanReach {
         covers(&rows, free, left)
     }
 
+    /// Whether the expanded position with boxes on `boxes` and `packed` steps done can follow
+    /// the rest of the plan, as [`PlanReach::follows`] says; its matching goes to `m` for
+    /// [`PlanReach::child_follows`].
+    pub fn match_parent(&self, boxes: &[u16], packed: u16, m: &mut Matchings) -> bool {
+        m.other.valid = false;
+        self.match_position(boxes, packed, &mut m.own)
+    }
+
+    /// Whether the child of the position `m` matched (boxes on `boxes`) that moves its box
+    /// `row` to square `to`, `packed` steps done, can follow the rest of the plan; `None` for a
+    /// position of more than [`MAX_STEPS`] boxes. The child's graph differs in the moved box's
+    /// row alone from the parent's with the same goal steps left (the parent's own, or one made
+    /// for the child's steps left, kept for the siblings that share them: the moves of a box off
+    /// a step done), so the parent's matching without that box grows to a maximum one by two
+    /// augmenting paths at most.
+    pub fn child_follows(
+        &self,
+        boxes: &[u16],
+        m: &mut Matchings,
+        (row, to): (usize, u16),
+        packed: u16,
+    ) -> Option<bool> {
+        let first = self.first_left(packed);
+        let m = if m.own.valid && m.own.first == first {
+            &mut m.own
+        } else {
+            if !(m.other.valid && m.other.first == first) {
+                self.match_position(boxes, packed, &mut m.other);
+            }
+            &mut m.other
+        };
+        if !m.valid || row >= MAX_STEPS {
+            return None;
+        }
+        if m.left == 0 {
+            return Some(true);
+        }
+        // A box can add one step to the parent's maximum matching at most.
+        if m.size + 1 < m.left {
+            return Some(false);
+        }
+        let mut matching = m.matching.clone();
+        let mut size = m.size - usize::from(matching.release(row));
+        let before = m.rows[row];
+        m.rows[row] = self.reach[usize::from(to)] >> m.first;
+        let movable = (m.movable & !(1 << row)) | (Bits::from(m.rows[row] != 0) << row);
+        while size < m.left {
+            // One sweep of the boxes without a step, the moved one first, finds an augmenting
+            // path if there is one: the steps a failed try visited lead to no free step later
+            // in the sweep either, for the matching does not change.
+            let mut seen = 0;
+            let mut unmatched = movable & !matching.holders & !(1 << row);
+            let mut next = ((movable & !matching.holders) >> row & 1 == 1).then_some(row);
+            let mut grown = false;
+            while let Some(b) = next.take().or_else(|| pop_lowest(&mut unmatched)) {
+                if matching.augment(b, &m.rows, &mut seen) {
+                    grown = true;
+                    break;
+                }
+            }
+            if !grown {
+                break;
+            }
+            size += 1;
+        }
+        m.rows[row] = before;
+        Some(size == m.left)
+    }
+
+    /// Whether the position with boxes on `boxes` and `packed` steps done can follow the rest
+    /// of the plan, with a maximum matching of its boxes (by their place in `boxes`) to the
+    /// steps left in `m` (none over [`MAX_STEPS`] boxes).
+    fn match_position(&self, boxes: &[u16], packed: u16, m: &mut Matched) -> bool {
+        m.valid = false;
+        if boxes.len() > MAX_STEPS {
+            return self.follows(boxes, packed);
+        }
+        let first = self.first_left(packed);
+        m.left = self.steps.len() - first;
+        m.matching = Matching::new();
+        m.movable = 0;
+        for (b, &s) in boxes.iter().enumerate() {
+            m.rows[b] = if self.done(s, first) { 0 } else { self.reach[usize::from(s)] >> first };
+            if m.rows[b] != 0 {
+                m.movable |= 1 << b;
+            }
+        }
+        let mut size = 0;
+        for b in 0..boxes.len() {
+            if size < m.left && m.rows[b] != 0 && m.matching.augment(b, &m.rows, &mut 0) {
+                size += 1;
+            }
+        }
+        (m.size, m.first, m.valid) = (size, first, true);
+        size == m.left
+    }
+
     /// The first goal step not done when `packed` steps of the plan are.
     fn first_left(&self, packed: u16) -> usize {
         self.steps.partition_point(|&i| i < packed)
@@ -151,16 +251,75 @@ fn covers(rows: &[Bits; MAX_STEPS], free: usize, left: usize) -> bool {
     matched == left
 }
 
+/// The lowest bit of `bits`, taken off it.
+fn pop_lowest(bits: &mut Bits) -> Option<usize> {
+    let b = (*bits != 0).then(|| bits.trailing_zeros() as usize)?;
+    *bits &= *bits - 1;
+    Some(b)
+}
+
+/// An expanded position's matchings of its boxes to the goal steps left (see
+/// [`PlanReach::child_follows`]): for its own steps left, and for those of the last child
+/// that had others.
+#[derive(Default)]
+pub struct Matchings {
+    own: Matched,
+    other: Matched,
+}
+
+/// A maximum matching of one position's boxes to the goal steps it has left, made by
+/// [`PlanReach::match_position`], for judging its children.
+struct Matched {
+    /// Whether the rest holds a position's matching (not when it had too many boxes).
+    valid: bool,
+    /// The first goal step left, and how many are left.
+    first: usize,
+    left: usize,
+    /// Box `b`'s steps from `first` on (none for a box on the goal of a step done).
+    rows: [Bits; MAX_STEPS],
+    /// The boxes with a step they can take.
+    movable: Bits,
+    matching: Matching,
+    /// The steps the matching gives a box.
+    size: usize,
+}
+
+impl Default for Matched {
+    fn default() -> Matched {
+        let matching = Matching::new();
+        Matched { valid: false, first: 0, left: 0, rows: [0; MAX_STEPS], movable: 0, matching, size: 0 }
+    }
+}
+
 /// The steps given to the boxes so far: `owner[k]` is the box that holds step `k`, `taken`
-/// has a bit for each step held.
+/// has a bit for each step held, `holders` a bit for each box that holds one.
+#[derive(Clone)]
 struct Matching {
     owner: [u8; MAX_STEPS],
     taken: Bits,
+    holders: Bits,
 }
 
 impl Matching {
     fn new() -> Matching {
-        Matching { owner: [u8::MAX; MAX_STEPS], taken: 0 }
+        Matching { owner: [u8::MAX; MAX_STEPS], taken: 0, holders: 0 }
+    }
+
+    /// Takes box `b`'s step from it; whether it held one.
+    fn release(&mut self, b: usize) -> bool {
+        if self.holders >> b & 1 == 0 {
+            return false;
+        }
+        let mut taken = self.taken;
+        while let Some(k) = pop_lowest(&mut taken) {
+            if usize::from(self.owner[k]) == b {
+                self.owner[k] = u8::MAX;
+                self.taken &= !(1 << k);
+                break;
+            }
+        }
+        self.holders &= !(1 << b);
+        true
     }
 
     /// Gives box `b` a step among `rows[b]`, not one of `seen`, moving the box that holds it
@@ -189,6 +348,7 @@ impl Matching {
     fn give(&mut self, k: usize, b: usize) {
         self.owner[k] = b as u8;
         self.taken |= 1 << k;
+        self.holders |= 1 << b;
     }
 }
 
@@ -251,10 +411,13 @@ mod tests {
             let moves = (0..3).flat_map(|i| (0..live).filter(move |t| !boxes.contains(t)).map(move |to| (i, to)));
             for packed in [0, u16::from(boxes.contains(&first_goal))] {
                 let before = reach.follows(&boxes, packed);
+                let mut matched = Matchings::default();
+                assert_eq!(reach.match_parent(&boxes, packed, &mut matched), before);
                 for (i, to) in moves.clone() {
                     let (from, mut moved) = (boxes[i], boxes);
                     moved[i] = to;
                     let after = reach.follows(&moved, packed);
+                    assert_eq!(reach.child_follows(&boxes, &mut matched, (i, to), packed), Some(after));
                     if before && reach.keeps_reach(from, to, packed) {
                         assert!(after, "{boxes:?} -> {moved:?}, {packed} done");
                         kept[0] += 1;
@@ -271,6 +434,64 @@ mod tests {
             kept[0] > 100 && kept[1] > 100 && kept[0] + kept[1] < judged,
             "{kept:?} of {judged} judged by the shortcuts"
         );
+    }
+
+    #[test]
+    fn a_child_judged_from_its_parents_matching_gets_the_full_tests_verdict() {
+        // Six boxes on a room with six goals, the plan filling them in reading order; random
+        // positions (some boxes on goals) and every move of every box to every free square,
+        // the child's steps done mostly the parent's.
+        let level = parse_levels(concat!(
+            "#########\n",
+            "#...  $ #\n",
+            "#.## $  #\n",
+            "#..  $$ #\n",
+            "#   #  $#\n",
+            "#  $ @  #\n",
+            "#########\n"
+        ))
+        .unwrap()
+        .remove(0);
+        let a = Analysis::new(&level);
+        let goals: Vec<usize> = level.goals().iter().map(|g| g.index()).collect();
+        let reach = PlanReach::new(&a, &plan_of(&a, &goals), &mut || false).unwrap();
+        let live = a.live() as u64;
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut random = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut judged, mut astray, mut back) = (0, 0, 0);
+        for _ in 0..300 {
+            let mut boxes: Vec<u16> = Vec::new();
+            while boxes.len() < 6 {
+                let s = random(live) as u16;
+                if !boxes.contains(&s) {
+                    boxes.push(s);
+                }
+            }
+            let packed = random(3) as u16;
+            let mut matched = Matchings::default();
+            let before = reach.match_parent(&boxes, packed, &mut matched);
+            assert_eq!(before, reach.follows(&boxes, packed));
+            for i in 0..boxes.len() {
+                for to in (0..live as u16).filter(|t| !boxes.contains(t)) {
+                    let mut moved = boxes.clone();
+                    moved[i] = to;
+                    // Mostly the parent's steps done, sometimes others.
+                    let done = if random(4) == 0 { random(3) as u16 } else { packed };
+                    let after = reach.follows(&moved, done);
+                    let judged_from_parent = reach.child_follows(&boxes, &mut matched, (i, to), done);
+                    assert_eq!(judged_from_parent, Some(after), "{boxes:?} -> {moved:?}, {done} done");
+                    judged += 1;
+                    astray += usize::from(!after);
+                    back += usize::from(!before && after);
+                }
+            }
+        }
+        assert!(astray > judged / 50 && astray < judged && back > 10, "{astray} of {judged} astray, {back} back");
     }
 
     #[test]

@@ -35,7 +35,7 @@ use super::hotspots::{Hotspots, Moving};
 use super::keyed::{self, Keyed, hash_key};
 use super::macros::{MacroMove, Macros};
 use super::packing::{PackingPlan, Peel, start_squares};
-use super::plan_reach::PlanReach;
+use super::plan_reach::{Matchings, PlanReach};
 use super::pull::{Backward, Found};
 use super::rooms::Rooms;
 use super::staging::{self, Aside};
@@ -1030,6 +1030,9 @@ struct Pass<'r> {
     /// Where boxes can reach the plan's goals in their turn, when cells say whether a state
     /// can follow the plan (`Weights::astray`).
     plan_reach: Option<PlanReach>,
+    /// The expanded state's matching of boxes to the plan's goals left, for its children's
+    /// test (see `plan_reach.rs`).
+    matched: Box<Matchings>,
     /// A child's boxes, for `plan_reach`.
     child_boxes: Vec<u16>,
     /// The level's rooms, for the rooms advisor.
@@ -1094,6 +1097,7 @@ impl<'r> Pass<'r> {
             lead: None,
             dive: None,
             plan_reach: None,
+            matched: Box::default(),
             child_boxes: Vec::new(),
             rooms: if slot_weights[ROOMS].is_some() { Rooms::new(a) } else { Rooms::none() },
         }
@@ -1427,7 +1431,9 @@ impl<'r> Pass<'r> {
         self.key.copy_from_slice(self.search.key(id));
         self.set_boxes(1);
         let regions = self.features.regions(a, &self.occupied, node.player as usize).count;
-        let cell = self.features.cell(plan, &self.occupied, (regions, on_goals), |_| false, |p| self.astray(p));
+        let (reach, matched) = (&self.plan_reach, &mut self.matched);
+        let astray = |p| reach.as_ref().is_some_and(|r| !r.match_parent(&self.boxes, p, matched));
+        let cell = self.features.cell(plan, &self.occupied, (regions, on_goals), |_| false, astray);
         if self.pi_corral_dead(node.player) {
             self.set_boxes(0);
             return Ok(());
@@ -1611,11 +1617,12 @@ impl<'r> Pass<'r> {
         // A child that packs has a new next goal, whose way is not known yet.
         let way = &self.way;
         let blocked = |packed| packed == p.cell[0] && p.obstacles.is_some_and(|o| way.blocked_after(o, from, to));
-        let (reach, boxes) = (&self.plan_reach, &mut self.child_boxes);
+        let (reach, boxes, matched) = (&self.plan_reach, &mut self.child_boxes, &mut self.matched);
         let astray = |packed| {
             reach.as_ref().is_some_and(|r| {
                 // A move that keeps what the box could reach keeps a state on the plan, and
-                // one that adds nothing to it keeps a state astray.
+                // one that adds nothing to it keeps a state astray; the others are judged
+                // from the parent's matching.
                 if packed == p.cell[0] {
                     let (from, to) = (from as u16, to as u16);
                     match p.cell[4] {
@@ -1623,6 +1630,9 @@ impl<'r> Pass<'r> {
                         1 if r.keeps_astray(from, to, packed) => return true,
                         _ => {}
                     }
+                }
+                if let Some(follows) = r.child_follows(&self.boxes, matched, (row, to as u16), packed) {
+                    return !follows;
                 }
                 boxes.clear();
                 boxes.extend(self.boxes.iter().map(|&b| if usize::from(b) == from { to as u16 } else { b }));
