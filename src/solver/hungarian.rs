@@ -124,7 +124,7 @@ impl Hungarian {
             if stop() {
                 return Err(Stopped);
             }
-            self.add_row(i, m, &cost);
+            self.add_row::<false>(i, m, &cost);
         }
         Ok(self.matched_total(m, &cost))
     }
@@ -205,6 +205,25 @@ impl Hungarian {
     /// taken out of the matching and put back along a shortest augmenting path, one after
     /// another (an augmentation only lowers column duals, so the rows still out stay feasible).
     pub fn resolve_rows(&mut self, n: usize, rows: &[usize], cost: impl Fn(usize, usize) -> i64) -> Option<i64> {
+        self.resolve::<false>(n, rows, cost)
+    }
+
+    /// The optimum [`Hungarian::resolve_row`] returns, for a caller that wants no more of it
+    /// (not the duals or the matching, which the next call starts again from the saved ones):
+    /// where columns tie for the shortest path it takes a free one, which ends the path at
+    /// once. Push distances tie often, and many paths end steps sooner; the duals can be other
+    /// optimal ones, the optimum is the same.
+    pub fn resolve_row_value(&mut self, n: usize, row: usize, cost: impl Fn(usize, usize) -> i64) -> Option<i64> {
+        self.resolve::<true>(n, &[row], cost)
+    }
+
+    /// [`Hungarian::resolve_rows`], ties going to a free column when `FREE_FIRST`.
+    fn resolve<const FREE_FIRST: bool>(
+        &mut self,
+        n: usize,
+        rows: &[usize],
+        cost: impl Fn(usize, usize) -> i64,
+    ) -> Option<i64> {
         let saved = self.saved_p.len() == n + 1 && self.saved_u.len() == n + 1 && self.saved_v.len() == n + 1;
         if !saved || rows.iter().any(|&r| r >= n) {
             return None;
@@ -222,7 +241,7 @@ impl Hungarian {
         for &row in rows {
             let i = row + 1;
             self.u[i] = (1..=n).map(|j| clamped(cost(row, j - 1)) - self.v[j]).min().unwrap_or(0);
-            self.add_row(i, n, &cost);
+            self.add_row::<FREE_FIRST>(i, n, &cost);
         }
         self.matched_total(n, &cost)
     }
@@ -257,8 +276,9 @@ impl Hungarian {
     /// slack is stored plus the total when it was last lowered, and each used column remembers
     /// the total when it joined, its duals shifted once at the end by what came after. The
     /// same integers come out (the same duals, matching and ties), with one pass over the
-    /// columns per step instead of two.
-    fn add_row(&mut self, i: usize, m: usize, cost: &impl Fn(usize, usize) -> i64) {
+    /// columns per step instead of two. With `FREE_FIRST` a free column wins a tie for the
+    /// next step (see [`Hungarian::resolve_row_value`]).
+    fn add_row<const FREE_FIRST: bool>(&mut self, i: usize, m: usize, cost: &impl Fn(usize, usize) -> i64) {
         self.p[0] = i;
         let mut j0 = 0;
         self.minv.clear();
@@ -283,8 +303,9 @@ impl Hungarian {
                         *minv = cur;
                         *way = j0;
                     }
-                    if *minv - total < delta {
-                        delta = *minv - total;
+                    let slack = *minv - total;
+                    if slack < delta || (FREE_FIRST && slack == delta && self.p[j] == 0) {
+                        delta = slack;
                         j1 = j;
                     }
                 }
@@ -360,6 +381,15 @@ mod tests {
                 let incremental = h.resolve_row(n, row, new);
                 let fresh = Hungarian::default().solve(n, n, new);
                 prop_assert_eq!(incremental, fresh);
+                // Ties broken towards free columns, the same optimum; with costs of few values
+                // (many ties) too.
+                prop_assert_eq!(h.resolve_row_value(n, row, new), fresh);
+                let tied = |r: usize, c: usize| new(r, c).min(FORBIDDEN) % 3 + new(r, c) / FORBIDDEN * FORBIDDEN;
+                let mut t = Hungarian::default();
+                if t.solve(n, n, |r, c| old(r, c) % 3 + old(r, c) / FORBIDDEN * FORBIDDEN).is_some() {
+                    t.save();
+                    prop_assert_eq!(t.resolve_row_value(n, row, tied), Hungarian::default().solve(n, n, tied));
+                }
                 // The O(n) bound is below the new optimum, and exact for an unchanged row.
                 if let Some(fresh) = fresh {
                     prop_assert!(h.row_bound(n, row, new).unwrap() <= fresh);

@@ -1818,7 +1818,7 @@ impl<'r> Pass<'r> {
         let (k, row, to) = (self.boxes.len(), self.children[i].row, self.children[i].m.to.index());
         let table = frozen_table(&self.tables, self.parent_table);
         let costs = &self.costs;
-        match self.hungarian.resolve_row(k, row, |b, g| moved_cost(a, table, costs, k, row, to, b, g)) {
+        match self.hungarian.resolve_row_value(k, row, |b, g| moved_cost(a, table, costs, k, row, to, b, g)) {
             Some(exact) => {
                 self.children[i].h = exact.clamp(1, i64::from(u32::MAX)) as u32;
                 self.children[i].exact = true;
