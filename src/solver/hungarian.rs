@@ -36,6 +36,8 @@ pub struct Hungarian {
     saved_p: Vec<usize>,
     /// The sum of the saved duals (the saved optimum when the problem was square and feasible).
     saved_sum: i64,
+    /// Counts the saves and restores (see [`Hungarian::saved_generation`]).
+    saved_generation: u64,
 }
 
 /// A solved problem's duals of rows and columns and its matching (`p[column]`: 1-based row, 0
@@ -156,6 +158,13 @@ impl Hungarian {
         self.saved_v.clone_from(&self.v);
         self.saved_p.clone_from(&self.p);
         self.saved_sum = self.u.iter().skip(1).sum::<i64>() + self.v.iter().skip(1).sum::<i64>();
+        self.saved_generation += 1;
+    }
+
+    /// A number that changes whenever the saved duals do: a [`Hungarian::row_fit`] holds while
+    /// it stays the same.
+    pub fn saved_generation(&self) -> u64 {
+        self.saved_generation
     }
 
     /// Copies the saved duals of rows and columns and the saved matching into `kept`, to be
@@ -183,6 +192,7 @@ impl Hungarian {
         self.saved_p.clear();
         self.saved_p.extend(p.iter().map(|&r| if r == 0 { 0 } else { rows[r - 1] + 1 }));
         self.saved_sum = self.saved_u.iter().skip(1).sum::<i64>() + self.saved_v.iter().skip(1).sum::<i64>();
+        self.saved_generation += 1;
     }
 
     /// The optimum of the saved square `n`×`n` problem after the costs of row `row` changed to
@@ -257,7 +267,15 @@ impl Hungarian {
     /// [`Hungarian::row_bound`] with row `row`'s new costs given in column order (`n` of
     /// them; a shorter list gives `None`), for a caller that has them at hand as a slice.
     pub fn row_bound_of(&self, n: usize, row: usize, costs: impl IntoIterator<Item = i64>) -> Option<i64> {
-        if self.saved_u.len() != n + 1 || self.saved_v.len() != n + 1 || row >= n {
+        self.row_bound_with(n, row, self.row_fit(n, costs)?)
+    }
+
+    /// The dual [`Hungarian::row_bound`] lowers a row with costs `costs` (in column order, `n`
+    /// of them) to: its least cost less the saved column's dual. It depends on the costs alone,
+    /// not on the row they replace, so rows with the same costs share it. `None` when nothing
+    /// of size `n` was saved or the list is shorter.
+    pub fn row_fit(&self, n: usize, costs: impl IntoIterator<Item = i64>) -> Option<i64> {
+        if self.saved_v.len() != n + 1 {
             return None;
         }
         let (mut fitted, mut seen) = (i64::MAX, 0);
@@ -265,7 +283,15 @@ impl Hungarian {
             fitted = fitted.min(clamped(c) - v);
             seen += 1;
         }
-        (seen == n).then(|| self.saved_sum - self.saved_u[row + 1] + fitted)
+        (seen == n).then_some(fitted)
+    }
+
+    /// [`Hungarian::row_bound`] of row `row` given its new costs' [`Hungarian::row_fit`].
+    pub fn row_bound_with(&self, n: usize, row: usize, fit: i64) -> Option<i64> {
+        if self.saved_u.len() != n + 1 || self.saved_v.len() != n + 1 || row >= n {
+            return None;
+        }
+        Some(self.saved_sum - self.saved_u[row + 1] + fit)
     }
 
     /// One phase of the method: inserts row `i` (1-based) into the matching along a shortest

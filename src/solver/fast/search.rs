@@ -966,6 +966,9 @@ struct Pass<'r> {
     features: Features,
     macros: Macros,
     hungarian: Hungarian,
+    /// Per square, the moved box's dual there under the expanded state's duals (see
+    /// [`Hungarian::row_fit`]), with the duals' generation it was made under.
+    fits: Vec<(u64, i64)>,
     /// The matchings of the states expanded lately, for their children's exact matchings,
     /// and scratch for their rows' new order.
     recent: Recent,
@@ -1060,6 +1063,7 @@ impl<'r> Pass<'r> {
             features: Features::new(a, weights.filled, weights.blocked),
             macros: Macros::new(n),
             hungarian: Hungarian::default(),
+            fits: vec![(u64::MAX, 0); inputs.a.squares()],
             recent: Recent::new(inputs.config.memory_limit),
             rows: Vec::new(),
             tables: None,
@@ -1677,10 +1681,23 @@ impl<'r> Pass<'r> {
         // exact when the child is picked or advised. Most children are never picked, and the
         // exact re-solve was over half of the search's time on levels with many boxes.
         // The moved box's costs read straight from its square's row of the table.
-        let bound = match frozen_table(&self.tables, self.parent_table) {
-            Some(t) => self.hungarian.row_bound_of(k, row, t[to * a.goals()..].iter().map(|&d| table_entry_cost(d))),
-            None => self.hungarian.row_bound_of(k, row, (0..k).map(|g| square_cost(a, to, g))),
+        // The moved box's dual depends on its square alone: the children that move a box to
+        // the same square share it.
+        let generation = self.hungarian.saved_generation();
+        let fit = match self.fits[to] {
+            (made, fit) if made == generation => Some(fit),
+            _ => {
+                let fit = match frozen_table(&self.tables, self.parent_table) {
+                    Some(t) => self.hungarian.row_fit(k, t[to * a.goals()..].iter().map(|&d| table_entry_cost(d))),
+                    None => self.hungarian.row_fit(k, (0..k).map(|g| square_cost(a, to, g))),
+                };
+                if let Some(fit) = fit {
+                    self.fits[to] = (generation, fit);
+                }
+                fit
+            }
         };
+        let bound = fit.and_then(|fit| self.hungarian.row_bound_with(k, row, fit));
         match bound {
             Some(bound) if bound < FORBIDDEN => Some(bound.clamp(1, i64::from(u32::MAX))),
             _ => {
