@@ -155,29 +155,11 @@ impl PlanReach {
             return Some(false);
         }
         let mut matching = m.matching.clone();
-        let mut size = m.size - usize::from(matching.release(row));
+        let size = m.size - usize::from(matching.release(row));
         let before = m.rows[row];
         m.rows[row] = self.reach[usize::from(to)] >> m.first;
         let movable = (m.movable & !(1 << row)) | (Bits::from(m.rows[row] != 0) << row);
-        while size < m.left {
-            // One sweep of the boxes without a step, the moved one first, finds an augmenting
-            // path if there is one: the steps a failed try visited lead to no free step later
-            // in the sweep either, for the matching does not change.
-            let mut seen = 0;
-            let mut unmatched = movable & !matching.holders & !(1 << row);
-            let mut next = ((movable & !matching.holders) >> row & 1 == 1).then_some(row);
-            let mut grown = false;
-            while let Some(b) = next.take().or_else(|| pop_lowest(&mut unmatched)) {
-                if matching.augment(b, &m.rows, &mut seen) {
-                    grown = true;
-                    break;
-                }
-            }
-            if !grown {
-                break;
-            }
-            size += 1;
-        }
+        let size = matching.grow(&m.rows, (movable, row), size, m.left);
         m.rows[row] = before;
         Some(size == m.left)
     }
@@ -343,6 +325,39 @@ impl Matching {
             }
         }
         false
+    }
+
+    /// Augments the matching, which gives `size` steps, until it gives `left` or no box of
+    /// `movable` without a step can have one, box `first` tried first in each sweep; the
+    /// steps it gives then.
+    fn grow(
+        &mut self,
+        rows: &[Bits; MAX_STEPS],
+        (movable, first): (Bits, usize),
+        mut size: usize,
+        left: usize,
+    ) -> usize {
+        while size < left {
+            // One sweep of the boxes without a step finds an augmenting path if there is one:
+            // the steps a failed try visited lead to no free step later in the sweep either,
+            // for the matching does not change.
+            let mut seen = 0;
+            let free = movable & !self.holders;
+            let mut rest = free & !(1 << first);
+            let mut next = (free >> first & 1 == 1).then_some(first);
+            let mut grown = false;
+            while let Some(b) = next.take().or_else(|| pop_lowest(&mut rest)) {
+                if self.augment(b, rows, &mut seen) {
+                    grown = true;
+                    break;
+                }
+            }
+            if !grown {
+                return size;
+            }
+            size += 1;
+        }
+        size
     }
 
     fn give(&mut self, k: usize, b: usize) {
