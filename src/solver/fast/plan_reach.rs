@@ -135,6 +135,10 @@ impl PlanReach {
         (row, to): (usize, u16),
         packed: u16,
     ) -> Option<bool> {
+        // No matching is kept for so many boxes (see `match_position`).
+        if boxes.len() > MAX_STEPS {
+            return None;
+        }
         let first = self.first_left(packed);
         let m = if m.own.valid && m.own.first == first {
             &mut m.own
@@ -144,7 +148,7 @@ impl PlanReach {
             }
             &mut m.other
         };
-        if !m.valid || row >= MAX_STEPS {
+        if !m.valid {
             return None;
         }
         if m.left == 0 {
@@ -316,9 +320,7 @@ impl Matching {
         }
         *seen |= candidates;
         let mut held = candidates;
-        while held != 0 {
-            let k = held.trailing_zeros() as usize;
-            held &= held - 1;
+        while let Some(k) = pop_lowest(&mut held) {
             if self.augment(usize::from(self.owner[k]), rows, seen) {
                 self.give(k, b);
                 return true;
