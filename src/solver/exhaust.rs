@@ -21,7 +21,8 @@
 //! out of budget, see [`Exhaust::stopped_short`]). [`Exhaust::complete`] searches without it,
 //! for checks against another search.
 //!
-//! In a search of fewer boxes than goals, boxes *vanish*. The zone of a position is the floor
+//! In a search of fewer boxes than goals, boxes *vanish* (unless [`Exhaust::set_vanishing`]
+//! turns it off). The zone of a position is the floor
 //! its boxes shut away from the player and every square beside it, diagonals too; after each
 //! push, the boxes outside the zone of the new position are taken off the board. Taking boxes
 //! away is a relaxation: the rest get more room and the player reaches more, so a solution of
@@ -81,6 +82,8 @@ pub struct Exhaust {
     failed: hashbrown::HashMap<u64, bool>,
     /// Whether a search stops at open floor (see the module docs).
     open_stop: bool,
+    /// Whether boxes vanish in searches of fewer boxes than goals (see the module docs).
+    vanishing: bool,
     /// The squares of the boxes of the child being visited that vanish, and a flood for its
     /// region when some do.
     gone: Vec<usize>,
@@ -177,6 +180,7 @@ impl Exhaust {
             region: vec![0; a.squares().div_ceil(64)],
             failed: hashbrown::HashMap::new(),
             open_stop: true,
+            vanishing: true,
             gone: Vec::new(),
             flood: Flood::new(a.squares()),
             stopped_short: false,
@@ -238,7 +242,9 @@ impl Exhaust {
         }
         // A search that failed from this very square is not run again, and its region need not
         // be flooded to tell.
-        let player_key = search_key(boxes, player, budget);
+        // A search with vanishing boxes proves more than one without: their failures apart.
+        let budget_key = budget << 1 | usize::from(self.vanishing);
+        let player_key = search_key(boxes, player, budget_key);
         if let Some(&short) = self.failed.get(&player_key) {
             self.stopped_short = short;
             return false;
@@ -251,7 +257,7 @@ impl Exhaust {
         let root_player = successors.normalized(a, player);
         successors.region_bits(&mut self.region);
         // The search depends on the boxes and the player's region only (and the budget).
-        let search_key = search_key(boxes, root_player, budget);
+        let search_key = search_key(boxes, root_player, budget_key);
         if let Some(&short) = self.failed.get(&search_key) {
             self.failed.insert(player_key, short);
             self.stopped_short = short;
@@ -439,7 +445,7 @@ impl Exhaust {
     /// lets boxes vanish (with every box, each must reach a goal).
     fn vanish(&mut self, a: &Analysis, i: usize, player: Sq) -> Sq {
         self.gone.clear();
-        if self.count == a.goals() {
+        if self.count == a.goals() || !self.vanishing {
             return player;
         }
         let region = self.some.child_region(i);
@@ -462,6 +468,13 @@ impl Exhaust {
         let key = &self.child_key;
         let live = self.words * 64;
         self.flood.fill(a, player, |t| t.index() >= live || key[t.index() / 64] >> (t.index() % 64) & 1 == 0)
+    }
+
+    /// Whether boxes vanish in the searches from now on (the default; see the module docs).
+    /// Without, a search of fewer boxes than goals keeps every box, as the searches of all of
+    /// them do, and proves less: each box's moves stay in, however far it wanders.
+    pub fn set_vanishing(&mut self, on: bool) {
+        self.vanishing = on;
     }
 
     /// Whether the last [`Exhaust::proves_dead`] that proved nothing stopped short, out of
@@ -769,6 +782,12 @@ mod tests {
         let boxes: Vec<Sq> = fence.iter().map(|&(r, c)| a.sq(level.square_at(r, c).unwrap())).collect();
         let reaches = |s: usize, g: usize| a.distance(g, Sq::new(s)).is_some();
         let mut exhaust = Exhaust::new(&a);
+        // Without vanishing the same budget proves nothing (the wanderers' moves fill it), and
+        // the failure is kept apart from the searches with vanishing.
+        exhaust.set_vanishing(false);
+        assert!(!exhaust.proves_dead(&a, &boxes, a.sq(level.player()), 100, reaches, &mut || false));
+        assert!(exhaust.stopped_short());
+        exhaust.set_vanishing(true);
         assert!(exhaust.proves_dead(&a, &boxes, a.sq(level.player()), 100, reaches, &mut || false));
         // Without the box on (10,7) the player gets in: nothing is proven.
         let open = &boxes[..3].iter().chain(&boxes[4..]).copied().collect::<Vec<_>>();

@@ -56,14 +56,17 @@
 //!   first opening the advisors name, and the branches would share the turns out among them
 //!   all; so only the pass that runs once the first round has failed keeps them apart.
 //! - **Learned deadlocks** ([`crate::solver::exhaust`]): before a picked state is expanded,
-//!   the boxes round the one just moved (up to six, linked through their 8-neighbourhoods and
-//!   through small pockets of floor the player cannot reach), the fence of a small part of
-//!   the floor the move closed off, and the fence of every small pocket are each searched on
-//!   their own, exhaustively within a few hundred positions. When they cannot all reach
-//!   goals the state is dropped and the boxes, cut down to those the proof needs, become a
-//!   pattern every later child is matched against. When a cluster's search runs out of
-//!   positions, its boxes that cannot be pushed at all are searched alone. The checks run on
-//!   picked states, not on every child: most children are never picked.
+//!   the boxes round the one just moved (linked through their 8-neighbourhoods and through
+//!   small pockets of floor the player cannot reach), the fence of a small part of the floor
+//!   the move closed off, and the fence of every small pocket are each searched on their own,
+//!   exhaustively within a few hundred positions. When they cannot all reach goals the state
+//!   is dropped and the boxes, cut down to those the proof needs, become a pattern every later
+//!   child is matched against. When a cluster's search runs out of positions, its boxes that
+//!   cannot be pushed at all are searched alone. The checks run on picked states, not on every
+//!   child: most children are never picked. The first pass looks wide (clusters of up to ten
+//!   boxes, boxes that wander off the shut-in floor vanish from the search), the later passes
+//!   narrow (six boxes, none vanish; `search::DeadReach`): each pass then prunes, and so
+//!   searches, differently, and the later ones are there for what the first did not find.
 //! - **PI-corrals** ([`crate::solver::corral`]): when the player is fenced off from a corral
 //!   that some barrier box must enter, only the barrier boxes move (every solution pushes one
 //!   of them first, and that push can be made now), which keeps the search complete.
@@ -208,7 +211,7 @@ use crate::analysis::Analysis;
 use crate::level::{Level, SolvedRule, Square};
 use hotspots::Hotspots;
 use packing::Peel;
-use search::Weights;
+use search::{DeadReach, Weights};
 use std::time::Instant;
 
 /// Solves `level` with the fast engine under the limits of `config` (time, memory, nodes:
@@ -423,7 +426,9 @@ fn short_schedule(
             Ok(layered) => {
                 let plan = layered.as_ref().unwrap_or(plan);
                 let weights = with_plan_reach(&config.fast, passes[pass]);
-                let r = search::run(level, a, plan, hot, run_config, weights, learned);
+                // The first pass looks for dead boxes wide, the later ones narrow (`DeadReach`).
+                let dead = if pass == 0 { DeadReach::WIDE } else { DeadReach::NARROW };
+                let r = search::run(level, a, plan, hot, run_config, Weights { dead, ..weights }, learned);
                 r.map(|s| s.credited([found::FIRST_PASS, found::SECOND_PASS][pass]))
             }
             Err(e) => Err(e),
@@ -902,6 +907,7 @@ fn passes(config: &Config) -> [Weights; 3] {
         astray: false,
         branches: false,
         end_region: None,
+        dead: DeadReach::NARROW,
     };
     [
         first,

@@ -276,20 +276,21 @@ fn cluster_dead(
     scratch: &mut DeadScratch,
     stop: &mut impl FnMut() -> bool,
 ) -> bool {
-    let DeadScratch { subset, core, reach, pockets, linked, minimal } = scratch;
     let moved = [Sq::new(at.0)];
     let seeds = seeds.unwrap_or(&moved);
-    cluster(a, occupied, seeds, CLUSTER_BOXES, subset, None);
+    let reach = scratch.reach;
+    let DeadScratch { subset, core, flood, pockets, linked, minimal, .. } = scratch;
+    cluster(a, occupied, seeds, reach.boxes, subset, None);
     let tables = (table, base);
-    if subset_dead(a, occupied, at, count, subset, (core, reach, minimal), tables, learned, stop) {
+    if subset_dead(a, occupied, at, count, subset, (core, flood, minimal), tables, learned, stop) {
         return true;
     }
     // The same with the boxes that fence a pocket beside the cluster, if there are any.
-    cluster(a, occupied, seeds, CLUSTER_BOXES, linked, Some((at.1, pockets)));
+    cluster(a, occupied, seeds, reach.boxes, linked, Some((at.1, (reach.pocket, pockets))));
     if linked.iter().all(|b| subset.contains(b)) {
         return false;
     }
-    subset_dead(a, occupied, at, count, linked, (core, reach, minimal), tables, learned, stop)
+    subset_dead(a, occupied, at, count, linked, (core, flood, minimal), tables, learned, stop)
 }
 
 /// The search of [`cluster_dead`] for one set of boxes (`subset`; `core`, `reach` scratch).
@@ -373,7 +374,7 @@ struct Minimal {
 }
 
 /// Whether the boxes fencing some pocket of the position (a part of the floor of at most
-/// [`POCKET_SQUARES`] squares without the player, see [`cluster`]) are proven dead, each
+/// the pass's [`DeadReach`] squares without the player, see [`cluster`]) are proven dead, each
 /// fence with the boxes around it ([`cluster_dead`]): a corral shut by a move of one of its
 /// boxes lasts, and the checks round each later move never look at it again.
 #[allow(clippy::too_many_arguments)]
@@ -394,8 +395,8 @@ fn pockets_dead(
     scratch.pockets.clear();
     for &b in boxes {
         scratch.linked.clear();
-        let pockets = (POCKET_SQUARES, &mut scratch.pockets);
-        pocket_boxes(a, occupied, b as usize, player, pockets, CLUSTER_BOXES, &mut scratch.linked);
+        let pockets = (scratch.reach.pocket, &mut scratch.pockets);
+        pocket_boxes(a, occupied, b as usize, player, pockets, scratch.reach.boxes, &mut scratch.linked);
         if !scratch.linked.is_empty() {
             squares.extend_from_slice(&scratch.linked);
             ends.push(squares.len());
@@ -427,12 +428,13 @@ fn stuck(a: &Analysis, occupied: &[u8], reach: &Flood, s: usize) -> bool {
     })
 }
 
-/// Scratch for [`cluster_dead`]: the cluster, its stuck boxes, a player flood and the
-/// pockets the cluster links through.
+/// What [`cluster_dead`] works with: how far it looks (the pass's reach) and its scratch, the
+/// cluster, its stuck boxes, a player flood and the pockets the cluster links through.
 struct DeadScratch {
+    reach: DeadReach,
     subset: Vec<Sq>,
     core: Vec<Sq>,
-    reach: Flood,
+    flood: Flood,
     pockets: Pockets,
     /// The cluster with the boxes round its pockets.
     linked: Vec<Sq>,
@@ -440,11 +442,12 @@ struct DeadScratch {
 }
 
 impl DeadScratch {
-    fn new(n: usize) -> DeadScratch {
+    fn new(n: usize, reach: DeadReach) -> DeadScratch {
         DeadScratch {
+            reach,
             subset: Vec::new(),
             core: Vec::new(),
-            reach: Flood::new(n),
+            flood: Flood::new(n),
             pockets: Pockets::new(n),
             linked: Vec::new(),
             minimal: Minimal::default(),
@@ -487,7 +490,7 @@ impl Pockets {
 /// whose fence of boxes the dead search proves dead (see [`cluster_dead`]; `tables` are the
 /// state's table and the static one, `k` its boxes). The parts are found as pockets are
 /// ([`pocket_boxes`], only larger), so the player's region is never flooded whole; a fence of
-/// more than [`CLUSTER_BOXES`] boxes is left alone.
+/// more boxes than the pass's [`DeadReach`] takes is left alone.
 #[allow(clippy::too_many_arguments)]
 fn cut_off_dead(
     a: &Analysis,
@@ -503,7 +506,7 @@ fn cut_off_dead(
     let CutOff { fence, pockets } = scratch;
     fence.clear();
     pockets.clear();
-    if pocket_boxes(a, occupied, at.0, at.1, (CUT_OFF_SQUARES, pockets), CLUSTER_BOXES + 1, fence) {
+    if pocket_boxes(a, occupied, at.0, at.1, (CUT_OFF_SQUARES, pockets), dead_scratch.reach.boxes + 1, fence) {
         return false;
     }
     !fence.is_empty() && cluster_dead(a, occupied, at, k, Some(fence), tables.0, tables.1, learned, dead_scratch, stop)
@@ -530,20 +533,39 @@ const CUT_OFF_SQUARES: usize = 32;
 /// cheap (and never repeated: [`Exhaust`] remembers the sets that proved nothing).
 const DEAD_SEARCH_BUDGET: usize = 400;
 
-/// The most squares of a pocket that links the boxes round it into one cluster (see
-/// [`cluster`]).
-const POCKET_SQUARES: usize = 16;
+/// How far a pass's dead search ([`cluster_dead`]) looks round a moved box.
+///
+/// The first pass looks wide: clusters of up to ten boxes, enough for the fence of a pocket
+/// along a wall, linked through pockets of up to sixteen squares, and boxes that wander away
+/// from the shut-in floor vanish from the search (see `crate::solver::exhaust`), which keeps
+/// it small however many boxes there are. Its proofs prune its own search and, as patterns,
+/// every later pass's. The later passes look narrow (six boxes, pockets of eight squares, no
+/// vanishing): they search afresh for what the first pass did not find, and a search that
+/// prunes other states goes other ways (levels that one finds late, the other misses), while
+/// the narrow checks cost less. Together they find more than the wide search in every pass
+/// (BENCHMARKS.md, "What each technique adds").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeadReach {
+    /// The most boxes (the one just moved and those around it) the exhaustive search looks at.
+    boxes: usize,
+    /// The most squares of a pocket that links the boxes round it into one cluster (see
+    /// [`cluster`]).
+    pocket: usize,
+    /// Whether boxes vanish from the exhaustive search once they leave the shut-in floor.
+    vanish: bool,
+}
 
-/// The most boxes (the one just moved and those around it) the exhaustive search looks at:
-/// enough for the fence of a pocket along a wall. The search stays small however many there
-/// are, since a box that wanders away from the shut-in floor vanishes from it (see
-/// `crate::solver::exhaust`).
-const CLUSTER_BOXES: usize = 10;
+impl DeadReach {
+    /// The first pass's reach.
+    pub const WIDE: DeadReach = DeadReach { boxes: 10, pocket: 16, vanish: true };
+    /// The later passes' reach.
+    pub const NARROW: DeadReach = DeadReach { boxes: 6, pocket: 8, vanish: false };
+}
 
 /// The boxes (`occupied`) connected to the ones on `starts` through boxes in each other's
 /// 8-neighbourhood, breadth first, at most `max` of them. With `pockets` (a square of the
-/// player's region and scratch), boxes that fence the same pocket are linked too: a small
-/// part of the floor (at most [`POCKET_SQUARES`]) beside a box of the cluster that the player
+/// player's region, the most squares of a pocket and scratch), boxes that fence the same
+/// pocket are linked too: a small part of the floor beside a box of the cluster that the player
 /// cannot reach brings in every box beside it. Boxes that hold a corral shut between them often do
 /// not touch (XSokoban 52: three boxes round a pocket of four squares and a fourth that
 /// blocks the way behind one of them, a deadlock that the boxes around any one of them miss).
@@ -553,22 +575,22 @@ fn cluster(
     starts: &[Sq],
     max: usize,
     out: &mut Vec<Sq>,
-    mut pockets: Option<(usize, &mut Pockets)>,
+    mut pockets: Option<(usize, (usize, &mut Pockets))>,
 ) {
     out.clear();
     out.extend_from_slice(starts);
     if out.len() >= max {
         return;
     }
-    if let Some((_, p)) = pockets.as_mut() {
+    if let Some((_, (_, p))) = pockets.as_mut() {
         p.clear();
     }
     let mut next = 0;
     while next < out.len() && out.len() < max {
         let s = out[next].index();
         next += 1;
-        if let Some((player, p)) = pockets.as_mut()
-            && pocket_boxes(a, occupied, s, *player, (POCKET_SQUARES, p), max, out)
+        if let Some((player, (size, p))) = pockets.as_mut()
+            && pocket_boxes(a, occupied, s, *player, (*size, p), max, out)
         {
             return;
         }
@@ -586,7 +608,7 @@ fn cluster(
 /// Adds to `out` the boxes beside each pocket next to the box on `s` (see [`cluster`]; the
 /// player stands on `player`) that are not in it yet; true once `out` holds `max` boxes. A
 /// pocket is a part of the floor that closes within `size` squares without the player
-/// ([`POCKET_SQUARES`] for [`cluster`]): each free side is flooded only that far, and a flood
+/// (the [`DeadReach`]'s for [`cluster`]): each free side is flooded only that far, and a flood
 /// that runs into an earlier one's squares is in the same (open) part.
 fn pocket_boxes(
     a: &Analysis,
@@ -863,6 +885,8 @@ pub struct Weights {
     /// see `midpoint.rs`: its continuation holds from one region only); `None` for any. A
     /// state with every box on a goal and the player elsewhere is searched on like any other.
     pub end_region: Option<u16>,
+    /// How far the pass's dead search looks (see [`DeadReach`]).
+    pub dead: DeadReach,
 }
 
 /// The open-packing advisor's score of a child (smaller is better): the most of the plan
@@ -1045,6 +1069,7 @@ struct Pass<'r> {
 impl<'r> Pass<'r> {
     fn new(inputs: Inputs<'r>, learned: &'r mut Learned) -> Pass<'r> {
         let Inputs { level, a, weights, .. } = inputs;
+        learned.exhaust.set_vanishing(weights.dead.vanish);
         let n = a.squares();
         let words = keyed::words(a);
         let mut slot_weights = [Some(0); ADVISORS];
@@ -1089,7 +1114,7 @@ impl<'r> Pass<'r> {
             child_reach: Flood::new(n),
             path: Vec::new(),
             squares: Vec::new(),
-            dead_scratch: DeadScratch::new(n),
+            dead_scratch: DeadScratch::new(n, weights.dead),
             fences: Fences::default(),
             cut_off: CutOff::new(n),
             slot_weights,
@@ -2228,15 +2253,16 @@ mod tests {
     /// The first push of `lurd` (a solution of `level`, or a prefix of one) after which one of
     /// the search's dead tests says the position is dead, and which test; `None` when every
     /// position passes. Every position on a solution is alive, so any answer there is a bug.
-    fn first_dead_push(level: &Level, lurd: &str) -> Option<(usize, &'static str)> {
+    fn first_dead_push(level: &Level, lurd: &str, reach: DeadReach) -> Option<(usize, &'static str)> {
         let a = Analysis::new(level);
         let n = a.squares();
         let mut occupied = vec![0u8; n];
         let mut boxes: Vec<usize> = level.boxes().iter().map(|b| a.sq(*b).index()).collect();
         let mut player = a.sq(level.player()).index();
         let mut learned = Learned::new(&a, Backward::none());
+        learned.exhaust.set_vanishing(reach.vanish);
         let mut tables = FrozenTables::player_aware_within(&a, &mut || false).unwrap();
-        let (mut scratch, mut cut, mut fences) = (DeadScratch::new(n), CutOff::new(n), Fences::default());
+        let (mut scratch, mut cut, mut fences) = (DeadScratch::new(n, reach), CutOff::new(n), Fences::default());
         let mut path = Vec::new();
         let mut frozen_set = vec![0u64; a.goals().div_ceil(64).max(1)];
         let mut hungarian = Hungarian::default();
@@ -2324,7 +2350,10 @@ mod tests {
             for s in crate::solutions::parse(&read(solutions)).unwrap() {
                 let level = &levels[s.level - 1];
                 assert!(crate::verify::verify(level, &s.lurd).is_valid_solution());
-                assert_eq!(first_dead_push(level, &s.lurd), None, "{solutions}, level {}", s.level);
+                for reach in [DeadReach::WIDE, DeadReach::NARROW] {
+                    let dead = first_dead_push(level, &s.lurd, reach);
+                    assert_eq!(dead, None, "{solutions}, level {}, {reach:?}", s.level);
+                }
                 checked += 1;
             }
         }
@@ -2348,8 +2377,9 @@ mod tests {
     fn the_solution_replay_sees_a_box_pushed_onto_a_dead_square() {
         // The box pushed left lands against the left wall, whose column has no goal.
         let level = parse_levels("######\n#    #\n# $@ #\n#  . #\n######\n").unwrap().remove(0);
-        assert_eq!(first_dead_push(&level, "l"), Some((1, "dead square")));
-        assert_eq!(first_dead_push(&level, "uld"), None, "pushed down, next to the goal's row, it stays alive");
+        assert_eq!(first_dead_push(&level, "l", DeadReach::WIDE), Some((1, "dead square")));
+        let alive = first_dead_push(&level, "uld", DeadReach::WIDE);
+        assert_eq!(alive, None, "pushed down, next to the goal's row, it stays alive");
     }
 
     /// XSokoban 39 in a search: 18 boxes packed, and in the middle room three boxes ((5,7),
@@ -2416,6 +2446,7 @@ mod tests {
             astray: true,
             branches: false,
             end_region: None,
+            dead: DeadReach::WIDE,
         };
         (level, a, hot, config, first)
     }
@@ -2497,6 +2528,7 @@ mod tests {
             astray: false,
             branches: false,
             end_region: None,
+            dead: DeadReach::WIDE,
         };
         let config = Config::default();
         let r = sprint(&level, &a, &hot, &config, weights, (&boxes, player), (SPRINT_EXPANSIONS, 0), Instant::now());
@@ -2549,7 +2581,7 @@ mod tests {
         let (level, a, occupied, player) = board(CORRAL);
         let sq = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
         let count = level.boxes().len();
-        let (mut scratch, mut cut_off) = (DeadScratch::new(a.squares()), CutOff::new(a.squares()));
+        let (mut scratch, mut cut_off) = (DeadScratch::new(a.squares(), DeadReach::WIDE), CutOff::new(a.squares()));
         let mut dead = |at: (usize, usize)| {
             let mut learned = Learned::new(&a, Backward::none());
             let tables = (None, None);
@@ -2569,13 +2601,14 @@ mod tests {
     fn boxes_round_a_pocket_are_searched_together() {
         let (level, a, occupied, player) = board(CORRAL);
         let sq = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
-        let mut scratch = DeadScratch::new(a.squares());
+        let mut scratch = DeadScratch::new(a.squares(), DeadReach::WIDE);
+        let (boxes, pocket) = (DeadReach::WIDE.boxes, DeadReach::WIDE.pocket);
         // Around the box on (11,8) alone there is no other box; through the pocket beside
         // it, the three others.
-        cluster(&a, &occupied, &[Sq::new(sq(11, 8))], CLUSTER_BOXES, &mut scratch.subset, None);
+        cluster(&a, &occupied, &[Sq::new(sq(11, 8))], boxes, &mut scratch.subset, None);
         assert_eq!(scratch.subset, vec![Sq::new(sq(11, 8))]);
-        let pockets = Some((player, &mut scratch.pockets));
-        cluster(&a, &occupied, &[Sq::new(sq(11, 8))], CLUSTER_BOXES, &mut scratch.linked, pockets);
+        let pockets = Some((player, (pocket, &mut scratch.pockets)));
+        cluster(&a, &occupied, &[Sq::new(sq(11, 8))], boxes, &mut scratch.linked, pockets);
         let mut linked: Vec<usize> = scratch.linked.iter().map(|b| b.index()).collect();
         linked.sort_unstable();
         let mut expected = vec![sq(11, 8), sq(10, 5), sq(12, 5), sq(13, 5)];
@@ -2603,9 +2636,9 @@ mod tests {
     fn boxes_that_hold_each_other_in_are_proven_dead_on_their_own() {
         let (level, a, mut occupied, player) = board(JAM);
         let sq = |r: usize, c: usize| a.sq(level.square_at(r, c).unwrap()).index();
-        let mut scratch = DeadScratch::new(a.squares());
-        scratch.reach.player(&a, &occupied, Sq::new(player));
-        let stuck_at = |r, c| stuck(&a, &occupied, &scratch.reach, sq(r, c));
+        let mut scratch = DeadScratch::new(a.squares(), DeadReach::WIDE);
+        scratch.flood.player(&a, &occupied, Sq::new(player));
+        let stuck_at = |r, c| stuck(&a, &occupied, &scratch.flood, sq(r, c));
         assert!(stuck_at(5, 7) && stuck_at(5, 8) && stuck_at(6, 8));
         assert!(!stuck_at(5, 9), "pushed down from (4,9)");
 
@@ -2635,7 +2668,7 @@ mod tests {
         for text in [JAM, CORRAL] {
             let (level, a, occupied, player) = board(text);
             let boxes: Vec<u16> = level.boxes().iter().map(|&b| a.sq(b).index() as u16).collect();
-            let mut scratch = DeadScratch::new(a.squares());
+            let mut scratch = DeadScratch::new(a.squares(), DeadReach::WIDE);
             let mut learned = Learned::new(&a, Backward::none());
             let count = boxes.len();
             let dead = boxes.iter().any(|&b| {
