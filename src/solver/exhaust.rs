@@ -22,8 +22,8 @@
 //! for checks against another search.
 //!
 //! In a search of fewer boxes than goals, boxes *vanish* (unless [`Exhaust::set_vanishing`]
-//! turns it off). The zone of a position is the floor
-//! its boxes shut away from the player and every square beside it, diagonals too; after each
+//! turns it off). The zone of a position is the floor its boxes shut away from the player and
+//! every square beside it, diagonals too; after each
 //! push, the boxes outside the zone of the new position are taken off the board. Taking boxes
 //! away is a relaxation: the rest get more room and the player reaches more, so a solution of
 //! the real position, its vanished boxes' pushes left out, is still a line of the search that
@@ -131,12 +131,12 @@ fn hash_of(words: &[u64], player: Sq) -> u64 {
 }
 
 /// The key of [`Exhaust::proves_dead`]'s search of `boxes` with the player on `player` (any
-/// square of the region: the key of the region's lowest square stands for every one of them)
-/// and `budget`, in the searches that failed.
-fn search_key(boxes: &[Sq], player: Sq, budget: usize) -> u64 {
-    boxes
-        .iter()
-        .fold(mix(player.index() as u64 ^ (budget as u64) << 32), |h, b| h.wrapping_add(mix(b.index() as u64 + 1)))
+/// square of the region: the key of the region's lowest square stands for every one of them),
+/// `budget` and whether boxes vanish, in the searches that failed: a search with vanishing
+/// boxes proves more than one without, so the failure of one says nothing of the other.
+fn search_key(boxes: &[Sq], player: Sq, budget: usize, vanishing: bool) -> u64 {
+    let seed = player.index() as u64 ^ (budget as u64) << 33 ^ u64::from(vanishing) << 32;
+    boxes.iter().fold(mix(seed), |h, b| h.wrapping_add(mix(b.index() as u64 + 1)))
 }
 
 /// Whether the player, in `region` (one bit per square), reaches every square of the floor
@@ -242,9 +242,7 @@ impl Exhaust {
         }
         // A search that failed from this very square is not run again, and its region need not
         // be flooded to tell.
-        // A search with vanishing boxes proves more than one without: their failures apart.
-        let budget_key = budget << 1 | usize::from(self.vanishing);
-        let player_key = search_key(boxes, player, budget_key);
+        let player_key = search_key(boxes, player, budget, self.vanishing);
         if let Some(&short) = self.failed.get(&player_key) {
             self.stopped_short = short;
             return false;
@@ -256,8 +254,9 @@ impl Exhaust {
         successors.load(&self.boxes);
         let root_player = successors.normalized(a, player);
         successors.region_bits(&mut self.region);
-        // The search depends on the boxes and the player's region only (and the budget).
-        let search_key = search_key(boxes, root_player, budget_key);
+        // The search depends on the boxes and the player's region only (and the budget, and
+        // whether boxes vanish).
+        let search_key = search_key(boxes, root_player, budget, self.vanishing);
         if let Some(&short) = self.failed.get(&search_key) {
             self.failed.insert(player_key, short);
             self.stopped_short = short;

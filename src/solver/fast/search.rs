@@ -373,8 +373,8 @@ struct Minimal {
     region: Vec<u64>,
 }
 
-/// Whether the boxes fencing some pocket of the position (a part of the floor of at most
-/// the pass's [`DeadReach`] squares without the player, see [`cluster`]) are proven dead, each
+/// Whether the boxes fencing some pocket of the position (a part of the floor without the
+/// player, no larger than the pass's [`DeadReach`] allows, see [`cluster`]) are proven dead, each
 /// fence with the boxes around it ([`cluster_dead`]): a corral shut by a move of one of its
 /// boxes lasts, and the checks round each later move never look at it again.
 #[allow(clippy::too_many_arguments)]
@@ -541,9 +541,9 @@ const DEAD_SEARCH_BUDGET: usize = 400;
 /// it small however many boxes there are. Its proofs prune its own search and, as patterns,
 /// every later pass's. The later passes look narrow (six boxes, pockets of eight squares, no
 /// vanishing): they search afresh for what the first pass did not find, and a search that
-/// prunes other states goes other ways (levels that one finds late, the other misses), while
-/// the narrow checks cost less. Together they find more than the wide search in every pass
-/// (BENCHMARKS.md, "What each technique adds").
+/// prunes other states goes other ways (levels that one finds late, the other misses). Under
+/// a time limit the two together find more than the wide search in every pass (BENCHMARKS.md,
+/// "What each technique adds").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeadReach {
     /// The most boxes (the one just moved and those around it) the exhaustive search looks at.
