@@ -340,6 +340,11 @@ impl Labels {
         (self.label[s] > self.base).then(|| (self.label[s] - self.base - 1) as usize)
     }
 
+    /// The number of regions of the last labelling.
+    pub fn count(&self) -> usize {
+        self.seeds.len()
+    }
+
     /// The lowest square of region `r`.
     pub fn seed(&self, r: usize) -> Sq {
         self.seeds[r]

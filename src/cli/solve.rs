@@ -94,6 +94,10 @@ pub struct SearchArgs {
     /// Fast engine: no opener advisor (to measure its effect).
     #[arg(long, help_heading = RESEARCH)]
     pub no_opener: bool,
+    /// Fast engine: no explorer advisor, the move that lets the player push a box it could not
+    /// push before (to measure its effect).
+    #[arg(long, help_heading = RESEARCH)]
+    pub no_explorer: bool,
     /// Fast engine: no closing third pass with cells of their own for states whose way to the
     /// plan's next goal is blocked by boxes (it runs under time limits above 10 s, and under
     /// shorter limits on what the midpoint leaves; to measure its effect).
@@ -324,6 +328,7 @@ impl SearchArgs {
                 parking: !self.no_parking,
                 plan_check: !self.no_plan_check,
                 opener: !self.no_opener,
+                explorer: !self.no_explorer,
                 blocked: !self.no_blocked_cells,
                 hotspots: !self.no_hotspots,
                 dead_search: !self.no_dead_search,

@@ -210,6 +210,10 @@ pub struct FastOptions {
     pub plan_check: bool,
     /// The opener advisor (moves a box off the way to the plan's next goal).
     pub opener: bool,
+    /// The explorer advisor in the passes that follow the first pass's advice (all but the
+    /// second): a move that lets the player push a box it could not push before, when the
+    /// box can be pushed back, costs what an advised move does.
+    pub explorer: bool,
     /// A closing third pass whose cells also say whether boxes block the way to the plan's
     /// next goal: under time limits above 10 s, and under shorter limits on what the midpoint
     /// leaves.
@@ -292,6 +296,7 @@ impl Default for FastOptions {
             parking: true,
             plan_check: true,
             opener: true,
+            explorer: true,
             blocked: true,
             hotspots: true,
             dead_search: true,

@@ -104,6 +104,11 @@ impl Features {
         self.player_region.is_some() && self.labels.region_of(s) == self.player_region
     }
 
+    /// The regions of the last [`Features::regions`], and the player's among them.
+    pub fn labels(&self) -> (&Labels, Option<usize>) {
+        (&self.labels, self.player_region)
+    }
+
     /// The number of squares the player reaches in the position of the last
     /// [`Features::regions`].
     pub fn reach_size(&self) -> usize {

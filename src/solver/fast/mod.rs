@@ -82,7 +82,9 @@
 //!   boxes' way), distance (the largest drop of the matching bound), rooms (off by default,
 //!   `--rooms-advisor`; `rooms.rs`: FESS's room connectivity, the move that cuts the fewest
 //!   links between the level's open areas, the plan's progress kept; its weight is one below
-//!   an unadvised move's, a nudge rather than a line to follow) and staging
+//!   an unadvised move's, a nudge rather than a line to follow), explorer (`explorer.rs`:
+//!   FESS's explorer, a move that can be undone and lets the player push a box it could not
+//!   before; not in the second pass) and staging
 //!   (`staging.rs`: while no goal of the plan is filled, a box of a pair that stands in each
 //!   other's way at the start steps aside). A move's cost is its advisor's weight, the least
 //!   when several name it, and a state's weight is the sum along its line.
@@ -121,8 +123,9 @@
 //!
 //! [`solve_from`] runs the search in passes that share what the first learned (patterns, the
 //! backward trees), each with weights of its own (`passes`):
-//! 1. packing, connectivity, the opener (and staging in its long-limit rerun) cost 0, hotspots 1,
-//!    distance 2, any other move 3; the states astray from the plan have cells of their own;
+//! 1. packing, connectivity, the opener, the explorer (and staging in its long-limit rerun)
+//!    cost 0, hotspots 1, distance 2, any other move 3; the states astray from the plan have
+//!    cells of their own;
 //! 2. afresh, without hotspots: packing, connectivity, opener and distance 0, any other 1;
 //!    cells count the boxes on goals too and set the astray states apart, and the plan is
 //!    the layered one (worked out when the pass starts; most levels never get there);
@@ -190,6 +193,7 @@
 mod bases;
 mod bipartite;
 mod corral;
+mod explorer;
 mod features;
 mod fill_order;
 mod hotspots;
@@ -908,10 +912,11 @@ fn passes(config: &Config) -> [Weights; 3] {
         branches: false,
         end_region: None,
         dead: DeadReach::NARROW,
+        explorer: config.fast.explorer.then_some(0),
     };
     [
         first,
-        Weights { hotspots: None, distance: Some(0), filled: true, other: 1, ..first },
+        Weights { hotspots: None, distance: Some(0), filled: true, other: 1, explorer: None, ..first },
         Weights { blocked: true, ..first },
     ]
 }

@@ -30,6 +30,7 @@ use std::time::Instant;
 
 use super::bases::Leave;
 use super::corral::CorralCheck;
+use super::explorer::Explorer;
 use super::features::{Cell, Features, MAX_BRANCHES};
 use super::hotspots::{Hotspots, Moving};
 use super::keyed::{self, Keyed, hash_key};
@@ -887,6 +888,9 @@ pub struct Weights {
     pub end_region: Option<u16>,
     /// How far the pass's dead search looks (see [`DeadReach`]).
     pub dead: DeadReach,
+    /// The explorer advisor's move (a reversible move that lets the player push a box it
+    /// could not push before, see [`super::explorer`]), `None` when it takes no part.
+    pub explorer: Option<u32>,
 }
 
 /// The open-packing advisor's score of a child (smaller is better): the most of the plan
@@ -907,7 +911,8 @@ const HOTSPOTS: usize = 4;
 const STAGING: usize = 5;
 const OPEN_PACKING: usize = 6;
 const ROOMS: usize = 7;
-const ADVISORS: usize = 8;
+const EXPLORER: usize = 8;
+const ADVISORS: usize = 9;
 
 /// The most cells one visit dives into (see the module docs): enough for a packing line to
 /// run through a goal room's row of goals; the dive ends sooner where the line stops packing.
@@ -1064,6 +1069,8 @@ struct Pass<'r> {
     child_boxes: Vec<u16>,
     /// The level's rooms, for the rooms advisor.
     rooms: Rooms,
+    /// The explorer advisor's tables, when it takes part.
+    explorer: Option<Explorer>,
 }
 
 impl<'r> Pass<'r> {
@@ -1080,6 +1087,7 @@ impl<'r> Pass<'r> {
         // The rooms advisor's move costs one less than an unadvised one: a nudge, not a line
         // to follow (at an advised move's full weight, 0, it led XSokoban's searches astray).
         slot_weights[ROOMS] = inputs.config.fast.rooms.then(|| weights.other.saturating_sub(1));
+        slot_weights[EXPLORER] = weights.explorer;
         Pass {
             inputs,
             budget: Budget::starting_at(inputs.config, inputs.started),
@@ -1129,6 +1137,7 @@ impl<'r> Pass<'r> {
             matched: Box::default(),
             child_boxes: Vec::new(),
             rooms: if slot_weights[ROOMS].is_some() { Rooms::new(a) } else { Rooms::none() },
+            explorer: slot_weights[EXPLORER].map(|_| Explorer::new(a)),
         }
     }
 
@@ -1485,6 +1494,9 @@ impl<'r> Pass<'r> {
         let opening = config.fast.opener && obstacles.is_some_and(|o| o > 0);
         // Without the rooms advisor there are no rooms, and nothing is cut.
         let cut = self.rooms.load(a, &self.occupied);
+        if let Some(explorer) = &mut self.explorer {
+            explorer.load(a, self.features.labels().0, &self.occupied, &self.boxes);
+        }
         let parent = Parent { id, node, h, on_goals, regions, cell, hot, obstacles, opening, cut };
         self.children.clear();
         self.child_keys.clear();
@@ -1773,6 +1785,7 @@ impl<'r> Pass<'r> {
         let staging = !self.asides.is_empty() && p.cell[0] == 0;
         let open_packing = self.slot_weights[OPEN_PACKING].is_some();
         let mut lists: [Vec<Reverse<Advice>>; ADVISORS] = Default::default();
+        let labels = self.features.labels();
         for (i, c) in self.children.iter().enumerate() {
             // Packing: progress along the plan, never astray from it (see `plan_reach.rs`).
             let gain = i64::from(c.cell[0]) - i64::from(p.cell[0]);
@@ -1801,6 +1814,14 @@ impl<'r> Pass<'r> {
             // Rooms: fewer links between rooms cut, the plan's progress kept.
             if c.cut < p.cut && c.cell[0] >= p.cell[0] {
                 lists[ROOMS].push(Reverse((i64::from(c.cut) - i64::from(p.cut), c.h, c.m.pushes, i)));
+            }
+            // Explorer: a reversible move that lets the player push a box it could not.
+            if let Some(explorer) = &self.explorer
+                && c.cell[0] >= p.cell[0]
+                && explorer.reversible(c.m.from, c.m.to)
+                && explorer.opens(a, labels.0, &self.occupied, labels.1, c.m.from)
+            {
+                lists[EXPLORER].push(Reverse((openness(c), c.h, c.m.pushes, i)));
             }
             // Hotspots: fewer boxes in other boxes' way.
             let gain = i64::from(p.hot) - i64::from(c.hotspots);
@@ -2447,6 +2468,8 @@ mod tests {
             branches: false,
             end_region: None,
             dead: DeadReach::WIDE,
+            // Without the explorer: with it, XSokoban 41's first pass takes another line.
+            explorer: None,
         };
         (level, a, hot, config, first)
     }
@@ -2529,6 +2552,7 @@ mod tests {
             branches: false,
             end_region: None,
             dead: DeadReach::WIDE,
+            explorer: Some(0),
         };
         let config = Config::default();
         let r = sprint(&level, &a, &hot, &config, weights, (&boxes, player), (SPRINT_EXPANSIONS, 0), Instant::now());
