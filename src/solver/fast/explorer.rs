@@ -18,6 +18,8 @@
 //! The test reads the parent's region labels (it does not flood the child), so it can name a
 //! move whose box, set down, shuts the region off again: a nudge, not a proof.
 
+use std::cell::OnceCell;
+
 use crate::analysis::region::{Labels, relaxed_pushes};
 use crate::analysis::{Analysis, Sq};
 use crate::level::Dir;
@@ -30,55 +32,28 @@ pub const MAX_LIVE: usize = 2048;
 /// expanded state's floor holds.
 pub struct Explorer {
     /// Bit `s` of row `t`: a box on live square `t` can be pushed back to `s` on the bare
-    /// board. Empty on levels above [`MAX_LIVE`].
-    back: Vec<u64>,
-    words: usize,
+    /// board; worked out when first asked (a search that meets no move the test names never
+    /// pays for it). Empty on levels above [`MAX_LIVE`].
+    back: OnceCell<Vec<u64>>,
     /// The pushes of boxes whose player square lies in each region of the expanded state.
     pushes: Vec<u32>,
 }
 
 impl Explorer {
-    /// The tables for the level of `a`.
-    pub fn new(a: &Analysis) -> Explorer {
-        let live = a.live();
-        if live > MAX_LIVE {
-            return Explorer { back: Vec::new(), words: 0, pushes: Vec::new() };
-        }
-        let words = live.div_ceil(64);
-        let mut back = vec![0u64; live * words];
-        let mut queue = Vec::new();
-        let mut seen = vec![false; live];
-        for t in 0..live {
-            seen.fill(false);
-            seen[t] = true;
-            queue.clear();
-            queue.push(Sq::new(t));
-            relaxed_pushes(
-                a,
-                &mut queue,
-                |_, _| true,
-                |_, to, _| {
-                    let fresh = a.is_live(to) && !seen[to.index()];
-                    if fresh {
-                        seen[to.index()] = true;
-                    }
-                    fresh
-                },
-            );
-            for s in queue.iter().map(|s| s.index()) {
-                back[t * words + s / 64] |= 1 << (s % 64);
-            }
-        }
-        Explorer { back, words, pushes: Vec::new() }
+    /// The tables for a level (the reversibility table is made when first asked).
+    pub fn new() -> Explorer {
+        Explorer { back: OnceCell::new(), pushes: Vec::new() }
     }
 
-    /// Whether a box moved from `from` to `to` can be pushed back on the bare board.
-    pub fn reversible(&self, from: Sq, to: Sq) -> bool {
-        if self.back.is_empty() {
+    /// Whether a box moved from `from` to `to` on the level of `a` can be pushed back on the
+    /// bare board.
+    pub fn reversible(&self, a: &Analysis, from: Sq, to: Sq) -> bool {
+        let back = self.back.get_or_init(|| back_table(a));
+        if back.is_empty() {
             return true;
         }
-        let (s, t) = (from.index(), to.index());
-        self.back[t * self.words + s / 64] & (1 << (s % 64)) != 0
+        let (s, t, words) = (from.index(), to.index(), a.live().div_ceil(64));
+        back[t * words + s / 64] & (1 << (s % 64)) != 0
     }
 
     /// Counts the pushes of each region of the expanded state (its floor labelled in
@@ -112,6 +87,41 @@ impl Explorer {
         }
         false
     }
+}
+
+/// The reversibility table of the level of `a` (see [`Explorer`]): a relaxed push flood from
+/// each live square; empty above [`MAX_LIVE`] live squares.
+fn back_table(a: &Analysis) -> Vec<u64> {
+    let live = a.live();
+    if live > MAX_LIVE {
+        return Vec::new();
+    }
+    let words = live.div_ceil(64);
+    let mut back = vec![0u64; live * words];
+    let mut queue = Vec::new();
+    let mut seen = vec![false; live];
+    for t in 0..live {
+        seen.fill(false);
+        seen[t] = true;
+        queue.clear();
+        queue.push(Sq::new(t));
+        relaxed_pushes(
+            a,
+            &mut queue,
+            |_, _| true,
+            |_, to, _| {
+                let fresh = a.is_live(to) && !seen[to.index()];
+                if fresh {
+                    seen[to.index()] = true;
+                }
+                fresh
+            },
+        );
+        for s in queue.iter().map(|s| s.index()) {
+            back[t * words + s / 64] |= 1 << (s % 64);
+        }
+    }
+    back
 }
 
 /// The regions holding the player square of each push of the box on `b` (one per push).
@@ -164,11 +174,11 @@ mod tests {
         // can be pushed from; pushing it on into the room lets the player in.
         let (level, a) = board("#########\n#@  #   #\n#   $ $ #\n#   #  .#\n#####  .#\n    #####\n");
         let (labels, player, occupied, boxes) = start(&level, &a);
-        let mut explorer = Explorer::new(&a);
+        let mut explorer = Explorer::new();
         explorer.load(&a, &labels, &occupied, &boxes);
         let door = at(&level, &a, 2, 4);
         assert!(explorer.opens(&a, &labels, &occupied, player, door));
-        assert!(explorer.reversible(door, at(&level, &a, 2, 5)), "pushed back from the room's side");
+        assert!(explorer.reversible(&a, door, at(&level, &a, 2, 5)), "pushed back from the room's side");
         // The box inside the room frees no square beside another region of the player's.
         let inner = at(&level, &a, 2, 6);
         assert!(!explorer.opens(&a, &labels, &occupied, labels.region_of(at(&level, &a, 1, 6)), inner));
@@ -177,10 +187,10 @@ mod tests {
     #[test]
     fn a_box_pushed_against_a_wall_cannot_come_back() {
         let (level, a) = board("#######\n#   . #\n# $$  #\n#@  . #\n#######\n");
-        let explorer = Explorer::new(&a);
+        let explorer = Explorer::new();
         let (inside, wall_side) = (at(&level, &a, 2, 2), at(&level, &a, 1, 2));
-        assert!(!explorer.reversible(inside, wall_side), "no square to push it back down from");
-        assert!(explorer.reversible(wall_side, inside) || !a.is_live(wall_side));
-        assert!(explorer.reversible(inside, at(&level, &a, 2, 4)), "along the open row and back");
+        assert!(!explorer.reversible(&a, inside, wall_side), "no square to push it back down from");
+        assert!(explorer.reversible(&a, wall_side, inside) || !a.is_live(wall_side));
+        assert!(explorer.reversible(&a, inside, at(&level, &a, 2, 4)), "along the open row and back");
     }
 }

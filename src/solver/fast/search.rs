@@ -1137,7 +1137,7 @@ impl<'r> Pass<'r> {
             matched: Box::default(),
             child_boxes: Vec::new(),
             rooms: if slot_weights[ROOMS].is_some() { Rooms::new(a) } else { Rooms::none() },
-            explorer: slot_weights[EXPLORER].map(|_| Explorer::new(a)),
+            explorer: slot_weights[EXPLORER].map(|_| Explorer::new()),
         }
     }
 
@@ -1818,8 +1818,8 @@ impl<'r> Pass<'r> {
             // Explorer: a reversible move that lets the player push a box it could not.
             if let Some(explorer) = &self.explorer
                 && c.cell[0] >= p.cell[0]
-                && explorer.reversible(c.m.from, c.m.to)
                 && explorer.opens(a, labels.0, &self.occupied, labels.1, c.m.from)
+                && explorer.reversible(a, c.m.from, c.m.to)
             {
                 lists[EXPLORER].push(Reverse((openness(c), c.h, c.m.pushes, i)));
             }
