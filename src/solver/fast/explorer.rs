@@ -22,8 +22,9 @@
 
 use std::cell::OnceCell;
 
-use crate::analysis::region::{Labels, relaxed_pushes};
-use crate::analysis::{Analysis, Sq};
+use super::pull::start_distances;
+use crate::analysis::region::Labels;
+use crate::analysis::{Analysis, Sq, UNREACHABLE};
 use crate::level::Dir;
 
 /// Levels with more live squares than this get no reversibility table (its size grows with
@@ -91,8 +92,10 @@ impl Explorer {
     }
 }
 
-/// The reversibility table of the level of `a` (see [`Explorer`]): a relaxed push flood from
-/// each live square; empty above [`MAX_LIVE`] live squares.
+/// The reversibility table of the level of `a` (see [`Explorer`]): the relaxed push flood of
+/// each live square, as the backward searches work out theirs; empty above [`MAX_LIVE`] live
+/// squares. A box that reaches a dead square never gets back to a live one, so the rows need
+/// only the live squares.
 fn back_table(a: &Analysis) -> Vec<u64> {
     let live = a.live();
     if live > MAX_LIVE {
@@ -100,27 +103,10 @@ fn back_table(a: &Analysis) -> Vec<u64> {
     }
     let words = live.div_ceil(64);
     let mut back = vec![0u64; live * words];
-    let mut queue = Vec::new();
-    let mut seen = vec![false; live];
-    for t in 0..live {
-        seen.fill(false);
-        seen[t] = true;
-        queue.clear();
-        queue.push(Sq::new(t));
-        relaxed_pushes(
-            a,
-            &mut queue,
-            |_, _| true,
-            |_, to, _| {
-                let fresh = a.is_live(to) && !seen[to.index()];
-                if fresh {
-                    seen[to.index()] = true;
-                }
-                fresh
-            },
-        );
-        for s in queue.iter().map(|s| s.index()) {
-            back[t * words + s / 64] |= 1 << (s % 64);
+    for (t, row) in back.chunks_exact_mut(words).enumerate() {
+        let pushes = start_distances(a, &[t as u16], false);
+        for s in (0..live).filter(|&s| pushes[s] != UNREACHABLE) {
+            row[s / 64] |= 1 << (s % 64);
         }
     }
     back
