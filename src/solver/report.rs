@@ -130,11 +130,11 @@ pub struct Solution {
     /// Which search found it, the outermost first, `/` between: `a-star`, `bfs`, or the fast
     /// engine's pass (`first-pass`, `second-pass`, `other-plan-pass`, `midpoint`,
     /// `staging-midpoint`, `staged-pass`, `staging-pass`, `third-pass`; on more threads also
-    /// `blocked-pass` and `relaxed-pass`; see [`super::fast`]), followed by `/sprint` when a
-    /// short search from one of its states finished it, `/backward` when it met the backward
-    /// searches (or they reached the start); `optimizer` for fewer pushes found near an
-    /// earlier solution (`--improve`). Empty when no search is credited (a solution made up by
-    /// hand).
+    /// `blocked-pass`, `unexplored-pass` and `relaxed-pass`; see [`super::fast`]), followed
+    /// by `/sprint` when a short search from one of its states finished it, `/backward` when
+    /// it met the backward searches (or they reached the start); `optimizer` for fewer pushes
+    /// found near an earlier solution (`--improve`). Empty when no search is credited (a
+    /// solution made up by hand).
     pub found_by: String,
 }
 

@@ -9,7 +9,7 @@
 //! | lane | threads ≥ 2 | ≥ 3 | ≥ 4 | ≥ 5 | ≥ 6 |
 //! |---|---|---|---|---|---|
 //! | 0 | one thread's schedule: the first pass with the backward searches, the second pass, the midpoint, and under long limits the third and staging passes | = | = | = | = |
-//! | 1 | the staged pass, then the blocked one | the staged pass, then the second pass | = | = | = |
+//! | 1 | the staged pass, the unexplored pass, then the blocked one | the staged pass, the unexplored pass, then the second pass | = | = | = |
 //! | 2 | | the blocked pass, then the staging one | the blocked pass | = | = |
 //! | 3 | | | the first pass with the staging advisor | = | = |
 //! | 4 | | | | A* over pushes | = |
@@ -25,10 +25,12 @@
 //! pass on the staged plan, `bases.rs`, or on the anytime line's plan where the first plan is
 //! the staged one) comes first, for it solves its levels within seconds or not at all; with
 //! three threads or more it has a ninth of its lane, the others the rest by their weights.
-//! With two threads the one lane beside the first runs what one thread runs only under long
-//! limits, the staged pass and then the blocked one, half the time each: the first lane runs
-//! the second pass itself, and a second pass on the other lane would find the same levels
-//! only sooner. The second and relaxed passes follow the plans one thread's first two passes
+//! The unexplored pass (the first pass without the explorer advisor, `explorer.rs`) comes
+//! next: the explorer's zero-cost moves find levels the first pass would not, but lead it
+//! away from a line on others that it finds within a second without them. With two threads
+//! the one lane beside the first runs these two and what one thread runs only under long
+//! limits, the blocked pass, a third of the time each: the first lane runs the second pass
+//! itself, and a second pass on the other lane would find the same levels only sooner. The second and relaxed passes follow the plans one thread's first two passes
 //! follow; the blocked and staging passes the plan peeled one box at a time, as one thread's
 //! passes after a long limit's first round do, so that two plans are tried at once; the
 //! staging pass, as there, sets apart the states astray from the plan (`plan_reach.rs`) and
@@ -42,7 +44,8 @@
 //! portfolio still run, on threads of their own, but take turns (`turns.rs`): only the lane
 //! whose turn it is runs. The first lane, one thread's schedule, keeps three quarters of each
 //! round and has the first second alone (most levels are solved by then, as soon as without
-//! turns); the second, the staged and then the blocked pass, has a quarter, during the first
+//! turns); the second, the staged and then the blocked pass (not the unexplored one: a third
+//! of a quarter leaves each too little), has a quarter, during the first
 //! round of a long limit only (one thread's schedule runs those passes itself after it). Both
 //! solve the levels they solve within seconds of their start or not at all, and one thread's
 //! schedule reaches them only after its first round: in turns they get those seconds within
@@ -127,6 +130,10 @@ enum Strategy {
     /// anytime line's where the first plan is the staged one), as one thread's pass after a
     /// long limit's first round; none when there is no such plan.
     Staged,
+    /// The first pass without the explorer advisor (`explorer.rs`), whose zero-cost moves
+    /// lead some levels' first pass away from a line it finds within a second without them;
+    /// none when the explorer is off (the first lane's first pass is this search).
+    Unexplored,
 }
 
 impl Strategy {
@@ -139,6 +146,7 @@ impl Strategy {
             Strategy::AStar => astar::FOUND_BY,
             Strategy::Relaxed => "relaxed-pass",
             Strategy::Staged => found::STAGED_PASS,
+            Strategy::Unexplored => "unexplored-pass",
         }
     }
 }
@@ -153,10 +161,10 @@ fn other_lanes(threads: usize) -> Vec<Lane> {
     use Strategy::*;
     match threads {
         0..=1 => vec![],
-        2 => vec![vec![(Staged, 1), (Blocked, 1)]],
-        3 => vec![vec![(Staged, 1), (Second, 8)], vec![(Blocked, 1), (Staging, 1)]],
+        2 => vec![vec![(Staged, 1), (Unexplored, 1), (Blocked, 1)]],
+        3 => vec![vec![(Staged, 1), (Unexplored, 4), (Second, 4)], vec![(Blocked, 1), (Staging, 1)]],
         n => {
-            let mut lanes = vec![vec![(Staged, 1), (Second, 8)]];
+            let mut lanes = vec![vec![(Staged, 1), (Unexplored, 4), (Second, 4)]];
             lanes.extend([Blocked, Staging, AStar, Relaxed].iter().take(n - 2).map(|&s| vec![(s, 1)]));
             lanes
         }
@@ -168,6 +176,11 @@ fn other_lanes(threads: usize) -> Vec<Lane> {
 pub fn threads_used(config: &Config) -> usize {
     1 + other_lanes(config.threads).len()
 }
+
+/// The second lane when one thread runs the portfolio in turns: the staged and blocked passes
+/// (see the module docs; the unexplored pass would leave the blocked one too little of a
+/// quarter of the thread).
+const TURN_LANE: [(Strategy, u32); 2] = [(Strategy::Staged, 1), (Strategy::Blocked, 1)];
 
 /// The weights of one thread's schedule and the second lane in a round of turns, when one
 /// thread runs the portfolio (see `turns.rs`): the schedule keeps three quarters of the thread.
@@ -183,7 +196,10 @@ const ALONE: Duration = Duration::from_secs(1);
 pub fn solve(shared: &Shared<'_>, config: &Config, started: Instant) -> Option<Result<Solution, SolveError>> {
     let alone = config.time_limit.map_or(ALONE, |t| ALONE.min(t / 10));
     let turns = (config.threads <= 1).then(|| Turns::new(TURN_WEIGHTS.len(), started + alone));
-    let others = other_lanes(if turns.is_some() { TURN_WEIGHTS.len() } else { config.threads });
+    let others = match turns {
+        Some(_) => vec![TURN_LANE.to_vec()],
+        None => other_lanes(config.threads),
+    };
     let lanes = 1 + others.len();
     let stop = Arc::new(AtomicBool::new(false));
     let counters: Vec<Arc<AtomicU64>> = (0..lanes).map(|_| Arc::new(AtomicU64::new(0))).collect();
@@ -404,6 +420,10 @@ fn run_strategy(
             None => Err(SolveError::Timeout(Stats::default())),
         },
         Strategy::Staging => run(shared.peeled(config), config, staging_weights(&config.fast, passes[0]), learned),
+        Strategy::Unexplored => match passes[0].explorer {
+            Some(_) => run(plan, config, Weights { explorer: None, ..passes[0] }, learned),
+            None => Err(SolveError::Timeout(Stats::default())),
+        },
         Strategy::Relaxed => {
             let relaxed = Config { fast: FastOptions { aware: false, ..config.fast }, ..config.clone() };
             run(plan, &relaxed, passes[0], learned)
@@ -423,6 +443,45 @@ fn run_strategy(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::parse_levels;
+
+    /// The counters of the unexplored pass run alone on XSokoban level `number` (1-based)
+    /// within `nodes` expansions, and of the first pass with and without the explorer under
+    /// the same limit.
+    fn unexplored_beside_first(number: usize, fast: FastOptions, nodes: u64) -> [Stats; 3] {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let text = std::fs::read_to_string(format!("{root}/data/xsokoban90.xsb")).unwrap();
+        let level = parse_levels(&text).unwrap().remove(number - 1);
+        let a = Analysis::new(&level);
+        let config = Config { node_limit: Some(nodes), threads: 1, fast, ..Config::default() };
+        let plan = plan_within(&level, &a, &config, Peel::OneByOne, Instant::now()).unwrap();
+        let hot = Hotspots::new(&a, &mut || false).unwrap();
+        let passes = super::super::passes(&config);
+        let shared = Shared { level: &level, a: &a, plan: &plan, hot: &hot, passes, peeled: OnceLock::new() };
+        let learned = || Learned::new(&a, pull::Backward::none());
+        let stats = |mut result: Result<Solution, SolveError>| search::stats_of(&mut result).clone();
+        let alone = stats(run_strategy(&shared, Strategy::Unexplored, &config, &mut learned(), Instant::now()));
+        let first = passes[0];
+        let with = stats(search::run(&level, &a, &plan, &hot, &config, first, &mut learned()));
+        let without = Weights { explorer: None, ..first };
+        let without = stats(search::run(&level, &a, &plan, &hot, &config, without, &mut learned()));
+        [alone, with, without]
+    }
+
+    #[test]
+    fn the_unexplored_pass_is_the_first_pass_without_the_explorer() {
+        // XSokoban 41, whose first pass the explorer leads another way.
+        let same =
+            |x: &Stats, y: &Stats| (x.expanded, x.generated, x.duplicates) == (y.expanded, y.generated, y.duplicates);
+        let [alone, with, without] = unexplored_beside_first(41, FastOptions::default(), 3_000);
+        assert!(alone.expanded > 0);
+        assert!(same(&alone, &without), "{alone:?} {without:?}");
+        assert!(!same(&alone, &with), "{alone:?} {with:?}");
+        // With the explorer off, the first lane's first pass is this search: it does not run.
+        let off = FastOptions { explorer: false, ..FastOptions::default() };
+        let [alone, ..] = unexplored_beside_first(41, off, 3_000);
+        assert_eq!(alone.expanded, 0);
+    }
 
     #[test]
     fn each_search_beside_the_first_lane_runs_once_and_the_lanes_fit_the_threads() {
@@ -435,12 +494,15 @@ mod tests {
             }
         }
         assert!(other_lanes(1).is_empty());
-        // Two threads: beside one thread's schedule, the passes it runs only under long limits.
+        // Two threads: beside one thread's schedule, the first pass without the explorer and
+        // the passes it runs only under long limits.
         let two: Vec<Strategy> = other_lanes(2).concat().into_iter().map(|s| s.0).collect();
-        assert_eq!(two, [Strategy::Staged, Strategy::Blocked]);
-        // Every lane count has the staged pass, early, before the time runs short.
+        assert_eq!(two, [Strategy::Staged, Strategy::Unexplored, Strategy::Blocked]);
+        // Every lane count has the staged and unexplored passes, early, before the time runs
+        // short.
         for threads in 2..=8 {
-            assert!(other_lanes(threads)[0].iter().any(|s| s.0 == Strategy::Staged), "{threads} threads");
+            let second: Vec<Strategy> = other_lanes(threads)[0].iter().map(|s| s.0).collect();
+            assert_eq!(second[..2], [Strategy::Staged, Strategy::Unexplored], "{threads} threads");
         }
         assert_eq!(other_lanes(8).len(), 5);
     }
