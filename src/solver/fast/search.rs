@@ -824,9 +824,9 @@ pub fn plan(
 }
 
 /// The bases plan of `level` the first pass does not follow when it follows `first`
-/// (`super::bases::first_plan`): the staged plan (under [`Leave::StartAreaOpen`]), or, where
-/// `first` is the staged plan, the anytime line's, under `config`'s clock started at
-/// `started`. `None` when that line takes no box away, its plan is `first`, or
+/// (`super::bases::first_plan`): the staged plan (under [`Leave::StartAreaOpen`], with the
+/// pull advice the first plan's search goes without, see `bases.rs`), or, where `first` is
+/// the staged plan, the anytime line's, under `config`'s clock started at `started`. `None` when that line takes no box away, its plan is `first`, or
 /// `config.fast.staged` is off; an error when the limits or the cancel flag stopped it.
 pub fn other_plan(
     level: &Level,
@@ -841,7 +841,8 @@ pub fn other_plan(
     // Only a staged plan keeps its waits in place.
     let leave = if first.waits_in_place { Leave::Anytime } else { Leave::StartAreaOpen };
     let stop = &mut || stop_reason(config, started).is_some();
-    let other = super::bases::plan(a, &start_squares(level, a), leave, super::bases::EXPANSIONS, stop)
+    let expansions = super::bases::ADVISED_EXPANSIONS;
+    let other = super::bases::plan(a, &start_squares(level, a), (leave, true), expansions, stop)
         .ok_or_else(|| halted(config, started))?;
     Ok(other.filter(|plan| plan != first))
 }
