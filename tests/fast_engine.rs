@@ -60,9 +60,8 @@ fn the_lead_cell_follows_the_line_that_packs_furthest() {
     // finishes within 15,000 expansions; with the cells taking turns alone it does not (both
     // with narrow states paying for every move, which alone finds it sooner, and the plan
     // peeled one box at a time, the packing advisor alone and no cells for the states astray
-    // from the plan, whose lead cell is one that follows it; no explorer advisor, whose
-    // moves take the first pass another way; and no pass on the staged plan, which finishes
-    // it alone).
+    // from the plan, whose lead cell is one that follows it; and no explorer advisor, whose
+    // moves take the first pass another way).
     let level = &collection("xsokoban90.xsb")[31];
     let paying = FastOptions {
         explorer: false,
@@ -71,7 +70,6 @@ fn the_lead_cell_follows_the_line_that_packs_furthest() {
         open_packing: false,
         plan_reach: false,
         dive: false,
-        staged: false,
         ..FastOptions::default()
     };
     solved_only_with(level, 15_000, paying, FastOptions { lead: false, ..paying }, "with the lead cell");
@@ -241,10 +239,9 @@ fn the_open_packing_advisor_names_the_move_that_keeps_the_board_open() {
     // Sasquatch IV 43: with a second packing advisor, the move that packs leaving the fewest
     // player regions and hotspots free beside the one with the smallest bound, the search
     // finishes within 15,000 expansions; with the packing advisor alone it does not (both
-    // without the explorer advisor, and without the pass on the staged plan, which finishes
-    // it alone).
+    // without the explorer advisor).
     let level = &collection("sasquatch-iv.xsb")[42];
-    let open = FastOptions { explorer: false, staged: false, ..FastOptions::default() };
+    let open = FastOptions { explorer: false, ..FastOptions::default() };
     solved_only_with(level, 15_000, open, FastOptions { open_packing: false, ..open }, "with the open-packing advisor");
 }
 
@@ -278,14 +275,4 @@ fn the_short_schedule_gives_the_other_bases_plan_a_pass() {
     let level = &collection("xsokoban90.xsb")[68];
     let without = FastOptions { staged: false, ..FastOptions::default() };
     solved_only_with(level, 40_000, FastOptions::default(), without, "with the other plan's pass");
-}
-
-#[test]
-fn the_staged_pass_follows_a_plan_that_empties_the_goal_room_first() {
-    // XSokoban 50: the staged pass's plan, made with the pull advice, parks thirteen boxes
-    // round the goal room before its entrance is filled; the pass on it finishes within the
-    // short schedule's share. The first plan (the anytime line's) does not lead there.
-    let level = &collection("xsokoban90.xsb")[49];
-    let without = FastOptions { staged: false, ..FastOptions::default() };
-    solved_only_with(level, 10_000, FastOptions::default(), without, "on the staged pass's plan");
 }

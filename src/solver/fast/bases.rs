@@ -48,7 +48,9 @@
 //! expansions, the advised one every box within [`ADVISED_EXPANSIONS`]). The first plan's
 //! staged search goes without: that plan is made for every level before the first pass, and
 //! at a fixed budget the advised order lost levels whose first pass follows the staged plan
-//! as it is (the benchmark log has the figures).
+//! as it is (the benchmark log has the figures). So does the short schedule's pass on the
+//! other plan, made before the second pass (see the parent module): the advised search's
+//! longer budget there delayed the second pass past levels it finds near a short limit.
 //!
 //! The plan is the line to the state with the fewest boxes, reversed: each pull becomes a step
 //! on the square the box arrives on forwards, with the goal it ends on, so a box that waits

@@ -469,13 +469,14 @@ fn short_schedule(
 /// Under short limits, after the first pass ran out of its share (`spent` its counters), the
 /// other bases plan ([`search::other_plan`]) when there is one, its search stopped at an
 /// [`OTHER_PLAN_SEARCH`] of the time left (a search stopped gives none; a cancel stops the
-/// pass after it).
+/// pass after it). Unadvised, within the first plan's budget: it is made before the second
+/// pass, and the advised search's longer budget came out of that pass's time.
 fn other_plan_within(last: &Last<'_>, spent: &Stats) -> Option<packing::PackingPlan> {
     let Last { level, a, config, started, .. } = *last;
     let (part, whole) = OTHER_PLAN_SEARCH;
     let time = config.time_limit.map(|t| t.saturating_sub(started.elapsed()) * part / whole);
     let slot = Config { time_limit: time, node_limit: nodes_left(last, spent), ..config.clone() };
-    search::other_plan(level, a, &slot, last.plan, Instant::now()).ok().flatten()
+    search::other_plan(level, a, &slot, last.plan, Instant::now(), false).ok().flatten()
 }
 
 /// The passes' `result`, or when they ran out of their limits a first pass on the other bases
@@ -651,7 +652,7 @@ fn staging_weights(fast: &FastOptions, first: Weights) -> Weights {
 }
 
 /// Under a long limit, the first round's `result`, or when it ran out of time a first pass
-/// afresh on the other bases plan (`bases.rs`, [`search::other_plan`]: the staged plan, or
+/// afresh on the other bases plan (`bases.rs`, [`search::other_plan`]: the advised staged plan, or
 /// where the first round followed that, the anytime line's) for a [`STAGED_SHARE`]th of what
 /// is left, when there is one: on goal-room levels the staged plan leads where the first
 /// round's plan misleads, and solves them within seconds or not at all; where the first
@@ -662,7 +663,7 @@ fn staged_after(
     result: Result<Solution, SolveError>,
 ) -> Result<Solution, SolveError> {
     let Err(SolveError::Timeout(spent)) = &result else { return result };
-    let Ok(Some(other)) = search::other_plan(last.level, last.a, last.config, last.plan, last.started) else {
+    let Ok(Some(other)) = search::other_plan(last.level, last.a, last.config, last.plan, last.started, true) else {
         return result;
     };
     let time = last.config.time_limit.map(|t| t.saturating_sub(last.started.elapsed()) / STAGED_SHARE);

@@ -824,9 +824,10 @@ pub fn plan(
 }
 
 /// The bases plan of `level` the first pass does not follow when it follows `first`
-/// (`super::bases::first_plan`): the staged plan (under [`Leave::StartAreaOpen`], with the
-/// pull advice the first plan's search goes without, see `bases.rs`), or, where `first` is
-/// the staged plan, the anytime line's, under `config`'s clock started at `started`. `None` when that line takes no box away, its plan is `first`, or
+/// (`super::bases::first_plan`): the staged plan (under [`Leave::StartAreaOpen`]; when
+/// `advised`, the staged pass's, with the pull advice and [`super::bases::ADVISED_EXPANSIONS`],
+/// see `bases.rs`), or, where `first` is the staged plan, the anytime line's, under
+/// `config`'s clock started at `started`. `None` when that line takes no box away, its plan is `first`, or
 /// `config.fast.staged` is off; an error when the limits or the cancel flag stopped it.
 pub fn other_plan(
     level: &Level,
@@ -834,6 +835,7 @@ pub fn other_plan(
     config: &Config,
     first: &PackingPlan,
     started: Instant,
+    advised: bool,
 ) -> Result<Option<PackingPlan>, SolveError> {
     if !config.fast.staged {
         return Ok(None);
@@ -841,8 +843,8 @@ pub fn other_plan(
     // Only a staged plan keeps its waits in place.
     let leave = if first.waits_in_place { Leave::Anytime } else { Leave::StartAreaOpen };
     let stop = &mut || stop_reason(config, started).is_some();
-    let expansions = super::bases::ADVISED_EXPANSIONS;
-    let other = super::bases::plan(a, &start_squares(level, a), (leave, true), expansions, stop)
+    let expansions = if advised { super::bases::ADVISED_EXPANSIONS } else { super::bases::EXPANSIONS };
+    let other = super::bases::plan(a, &start_squares(level, a), (leave, advised), expansions, stop)
         .ok_or_else(|| halted(config, started))?;
     Ok(other.filter(|plan| plan != first))
 }
@@ -2523,13 +2525,13 @@ mod tests {
             |plan: &PackingPlan| run(&level, &a, plan, &hot, &config, first, &mut Learned::new(&a, Backward::none()));
         let plan = plan(&level, &a, &config, Peel::OneByOne, Instant::now()).unwrap();
         assert!(!plan.waits_in_place, "the first plan is the anytime line's");
-        let staged = other_plan(&level, &a, &config, &plan, Instant::now()).unwrap().expect("a staged plan");
+        let staged = other_plan(&level, &a, &config, &plan, Instant::now(), false).unwrap().expect("a staged plan");
         assert!(staged.waits_in_place, "the other plan is the staged one");
         let solved = search(&staged).expect("solved on the staged plan");
         assert!(crate::verify::verify(&level, &solved.lurd).is_valid_solution());
         assert!(matches!(search(&plan), Err(SolveError::NodeLimit(_))), "solved on the first round's plan");
         // Where the first pass follows the staged plan, the other plan is the anytime line's.
-        let anytime = other_plan(&level, &a, &config, &staged, Instant::now()).unwrap().expect("another plan");
+        let anytime = other_plan(&level, &a, &config, &staged, Instant::now(), false).unwrap().expect("another plan");
         assert_eq!(anytime, plan);
     }
 
