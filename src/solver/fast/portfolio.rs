@@ -22,9 +22,10 @@
 //! the second lane's own second pass does not, and under a long limit one thread's later
 //! passes (the staging pass, the third pass) find levels of their own. The other lanes with
 //! several searches give each its weight's share of the time: the staged pass (the first
-//! pass on the staged plan, `bases.rs`, or on the anytime line's plan where the first plan is
-//! the staged one) comes first, for it solves its levels within seconds or not at all; with
-//! three threads or more it has a ninth of its lane, the others the rest by their weights.
+//! pass on the staged plan, made with the pull advice, `bases.rs`, or on the anytime line's
+//! plan where the first plan is the staged one) comes first, for it solves its levels within
+//! seconds or not at all; with three threads or more it has a ninth of its lane, the others
+//! the rest by their weights.
 //! The unexplored pass (the first pass without the explorer advisor, `explorer.rs`) comes
 //! next: the explorer's zero-cost moves find levels the first pass would not, but lead it
 //! away from a line on others that it finds within a second without them. With two threads
@@ -445,10 +446,9 @@ mod tests {
     use super::*;
     use crate::format::parse_levels;
 
-    /// The counters of the unexplored pass run alone on XSokoban level `number` (1-based)
-    /// within `nodes` expansions, and of the first pass with and without the explorer under
-    /// the same limit.
-    fn unexplored_beside_first(number: usize, fast: FastOptions, nodes: u64) -> [Stats; 3] {
+    /// XSokoban level `number` (1-based), its analysis, the config of a one-thread search
+    /// within `nodes` expansions with `fast`'s options, its first plan and hotspot table.
+    fn xsokoban(number: usize, fast: FastOptions, nodes: u64) -> (Level, Analysis, Config, PackingPlan, Hotspots) {
         let root = env!("CARGO_MANIFEST_DIR");
         let text = std::fs::read_to_string(format!("{root}/data/xsokoban90.xsb")).unwrap();
         let level = parse_levels(&text).unwrap().remove(number - 1);
@@ -456,6 +456,14 @@ mod tests {
         let config = Config { node_limit: Some(nodes), threads: 1, fast, ..Config::default() };
         let plan = plan_within(&level, &a, &config, Peel::OneByOne, Instant::now()).unwrap();
         let hot = Hotspots::new(&a, &mut || false).unwrap();
+        (level, a, config, plan, hot)
+    }
+
+    /// The counters of the unexplored pass run alone on XSokoban level `number` (1-based)
+    /// within `nodes` expansions, and of the first pass with and without the explorer under
+    /// the same limit.
+    fn unexplored_beside_first(number: usize, fast: FastOptions, nodes: u64) -> [Stats; 3] {
+        let (level, a, config, plan, hot) = xsokoban(number, fast, nodes);
         let passes = super::super::passes(&config);
         let shared = Shared { level: &level, a: &a, plan: &plan, hot: &hot, passes, peeled: OnceLock::new() };
         let learned = || Learned::new(&a, pull::Backward::none());
@@ -488,13 +496,7 @@ mod tests {
         // XSokoban 50: on the staged plan made with the pull advice (thirteen boxes parked
         // round the goal room before its entrance is filled) the staged pass finishes within
         // 10,000 expansions; the first pass on the unadvised staged plan does not.
-        let root = env!("CARGO_MANIFEST_DIR");
-        let text = std::fs::read_to_string(format!("{root}/data/xsokoban90.xsb")).unwrap();
-        let level = parse_levels(&text).unwrap().remove(49);
-        let a = Analysis::new(&level);
-        let config = Config { node_limit: Some(10_000), threads: 1, ..Config::default() };
-        let plan = plan_within(&level, &a, &config, Peel::OneByOne, Instant::now()).unwrap();
-        let hot = Hotspots::new(&a, &mut || false).unwrap();
+        let (level, a, config, plan, hot) = xsokoban(50, FastOptions::default(), 10_000);
         let passes = super::super::passes(&config);
         let shared = Shared { level: &level, a: &a, plan: &plan, hot: &hot, passes, peeled: OnceLock::new() };
         let learned = || Learned::new(&a, pull::Backward::none());
