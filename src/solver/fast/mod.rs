@@ -159,9 +159,9 @@
 //! short limit is spent to its end. Under a time limit above `FIRST_ROUND`, its first
 //! `FIRST_ROUND` runs that short schedule as a limit of `FIRST_ROUND` would, midpoint included,
 //! so a longer limit finds what the shorter one finds, as soon; then a first pass follows the
-//! staged plan (`bases.rs` under FESS's rule for base moves: a goal room's boxes wait on the
-//! floor round it, then go in in order; where the first round followed that, the anytime line's
-//! plan) for a `STAGED_SHARE`th of what is left, then the third pass for a `THIRD_PASS_SHARE`th
+//! staged plan (`bases.rs` under FESS's rule for base moves, made with the pull advice: a goal
+//! room's boxes wait on the floor round it, then go in in order; where the first round
+//! followed that, the anytime line's plan) for a `STAGED_SHARE`th of what is left, then the third pass for a `THIRD_PASS_SHARE`th
 //! of what the round left, and a first pass that also takes the staging advisor's moves runs
 //! afresh on the rest; these two follow the plan peeled one box at a time when the first round
 //! followed the bases plan, so that a long limit tries both plans. The staged and third passes
@@ -652,10 +652,10 @@ fn staging_weights(fast: &FastOptions, first: Weights) -> Weights {
 }
 
 /// Under a long limit, the first round's `result`, or when it ran out of time a first pass
-/// afresh on the other bases plan (`bases.rs`, [`search::other_plan`]: the advised staged plan, or
-/// where the first round followed that, the anytime line's) for a [`STAGED_SHARE`]th of what
-/// is left, when there is one: on goal-room levels the staged plan leads where the first
-/// round's plan misleads, and solves them within seconds or not at all; where the first
+/// afresh on the other bases plan (`bases.rs`, [`search::other_plan`]: the advised staged
+/// plan, or where the first round followed that, the anytime line's) for a [`STAGED_SHARE`]th
+/// of what is left, when there is one: on goal-room levels the staged plan leads where the
+/// first round's plan misleads, and solves them within seconds or not at all; where the first
 /// round followed it, the other line gets its turn.
 fn staged_after(
     last: &Last<'_>,
