@@ -248,8 +248,7 @@ fn line(
     expansions: usize,
     stop: &mut dyn FnMut() -> bool,
 ) -> Option<Line> {
-    let mut search = Search::new(a, starts, leave);
-    search.advised = advised;
+    let mut search = Search::new(a, starts, (leave, advised));
     let best = search.run(expansions, stop)?;
     // No root: no free floor round the solved position (no level the engine takes).
     let Some(best) = search.nodes.get(best as usize) else { return Some(Line { plan: None, boxes_left: 0 }) };
@@ -258,7 +257,7 @@ fn line(
 }
 
 impl<'a> Search<'a> {
-    fn new(a: &'a Analysis, starts: &[bool], leave: Leave) -> Search<'a> {
+    fn new(a: &'a Analysis, starts: &[bool], (leave, advised): (Leave, bool)) -> Search<'a> {
         let n = a.squares();
         let starts: Vec<u16> = (0..n).filter(|&s| starts[s]).map(|s| s as u16).collect();
         let reach = super::pull::start_distances(a, &starts, false);
@@ -268,7 +267,7 @@ impl<'a> Search<'a> {
         Search {
             a,
             leave,
-            advised: false,
+            advised,
             starts,
             reach,
             goal_pushes,
@@ -815,7 +814,7 @@ mod tests {
             let level = parse_levels(&xsokoban(n)).unwrap().remove(0);
             let a = Analysis::new(&level);
             let starts = start_squares(&level, &a);
-            let mut search = Search::new(&a, &starts, Leave::StartAreaOpen);
+            let mut search = Search::new(&a, &starts, (Leave::StartAreaOpen, false));
             search.run(300, &mut || false).expect("never stopped");
             let mut labels = Labels::new(a.squares());
             let worked_out: Vec<&Node> = search.nodes.iter().filter(|node| node.regions != NONE).collect();

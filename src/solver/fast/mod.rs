@@ -160,14 +160,14 @@
 //! `FIRST_ROUND` runs that short schedule as a limit of `FIRST_ROUND` would, midpoint included,
 //! so a longer limit finds what the shorter one finds, as soon; then a first pass follows the
 //! staged plan (`bases.rs` under FESS's rule for base moves, made with the pull advice: a goal
-//! room's boxes wait on the floor round it, then go in in order; where the first round
-//! followed that, the anytime line's plan) for a `STAGED_SHARE`th of what is left, then the third pass for a `THIRD_PASS_SHARE`th
-//! of what the round left, and a first pass that also takes the staging advisor's moves runs
-//! afresh on the rest; these two follow the plan peeled one box at a time when the first round
-//! followed the bases plan, so that a long limit tries both plans. The staged and third passes
-//! solve their levels within seconds of their start or not at all, the staging pass over tens
-//! of seconds, so it comes last; and it comes after the first round so that a level the short
-//! schedule solves in seconds is solved as fast under a long limit.
+//! room's boxes wait on the floor round it, then go in in order; where the first round followed
+//! that, the anytime line's plan) for a `STAGED_SHARE`th of what is left, then the third pass
+//! for a `THIRD_PASS_SHARE`th of what the round left, and a first pass that also takes the
+//! staging advisor's moves runs afresh on the rest; these two follow the plan peeled one box at
+//! a time when the first round followed the bases plan, so that a long limit tries both plans.
+//! The staged and third passes solve their levels within seconds of their start or not at all,
+//! the staging pass over tens of seconds, so it comes last; and it comes after the first round
+//! so that a level the short schedule solves in seconds is solved as fast under a long limit.
 //!
 //! # Threads
 //!

@@ -21,23 +21,23 @@
 //! its lane meets that lane's backward searches and starts with its learned patterns, which
 //! the second lane's own second pass does not, and under a long limit one thread's later
 //! passes (the staging pass, the third pass) find levels of their own. The other lanes with
-//! several searches give each its weight's share of the time: the staged pass (the first
-//! pass on the staged plan, made with the pull advice, `bases.rs`, or on the anytime line's
-//! plan where the first plan is the staged one) comes first, for it solves its levels within
-//! seconds or not at all; with three threads or more it has a ninth of its lane, the others
-//! the rest by their weights.
-//! The unexplored pass (the first pass without the explorer advisor, `explorer.rs`) comes
-//! next: the explorer's zero-cost moves find levels the first pass would not, but lead it
-//! away from a line on others that it finds within a second without them. With two threads
-//! the one lane beside the first runs these two and what one thread runs only under long
-//! limits, the blocked pass, a third of the time each: the first lane runs the second pass
-//! itself, and a second pass on the other lane would find the same levels only sooner. The second and relaxed passes follow the plans one thread's first two passes
-//! follow; the blocked and staging passes the plan peeled one box at a time, as one thread's
-//! passes after a long limit's first round do, so that two plans are tried at once; the
-//! staging pass, as there, sets apart the states astray from the plan (`plan_reach.rs`) and
-//! the root's named moves (the branch feature, `features.rs`). More threads than lanes are
-//! left unused. Searches differ in what they try first, not in what they can find, so they
-//! overlap little on the levels one of them finds late: that is where the portfolio pays.
+//! several searches give each its weight's share of the time: the staged pass (the first pass
+//! on the staged plan, made with the pull advice, `bases.rs`, or on the anytime line's plan
+//! where the first plan is the staged one) comes first, for it solves its levels within seconds
+//! or not at all; with three threads or more it has a ninth of its lane, the others the rest by
+//! their weights. The unexplored pass (the first pass without the explorer advisor,
+//! `explorer.rs`) comes next: the explorer's zero-cost moves find levels the first pass would
+//! not, but lead it away from a line on others that it finds within a second without them. With
+//! two threads the one lane beside the first runs these two and what one thread runs only under
+//! long limits, the blocked pass, a third of the time each: the first lane runs the second pass
+//! itself, and a second pass on the other lane would find the same levels only sooner. The
+//! second and relaxed passes follow the plans one thread's first two passes follow; the blocked
+//! and staging passes the plan peeled one box at a time, as one thread's passes after a long
+//! limit's first round do, so that two plans are tried at once; the staging pass, as there,
+//! sets apart the states astray from the plan (`plan_reach.rs`) and the root's named moves (the
+//! branch feature, `features.rs`). More threads than lanes are left unused. Searches differ in
+//! what they try first, not in what they can find, so they overlap little on the levels one of
+//! them finds late: that is where the portfolio pays.
 //!
 //! # One thread
 //!
@@ -45,13 +45,13 @@
 //! portfolio still run, on threads of their own, but take turns (`turns.rs`): only the lane
 //! whose turn it is runs. The first lane, one thread's schedule, keeps three quarters of each
 //! round and has the first second alone (most levels are solved by then, as soon as without
-//! turns); the second, the staged and then the blocked pass (not the unexplored one: a third
-//! of a quarter leaves each too little), has a quarter, during the first
-//! round of a long limit only (one thread's schedule runs those passes itself after it). Both
-//! solve the levels they solve within seconds of their start or not at all, and one thread's
-//! schedule reaches them only after its first round: in turns they get those seconds within
-//! a short limit. The lanes share the memory limit three to one. A node-limited search runs
-//! one thread's schedule alone, so that its answer does not depend on the machine.
+//! turns); the second, the staged and then the blocked pass (not the unexplored one: a third of
+//! a quarter leaves each too little), has a quarter, during the first round of a long limit
+//! only (one thread's schedule runs those passes itself after it). Both solve the levels they
+//! solve within seconds of their start or not at all, and one thread's schedule reaches them
+//! only after its first round: in turns they get those seconds within a short limit. The lanes
+//! share the memory limit three to one. A node-limited search runs one thread's schedule alone,
+//! so that its answer does not depend on the machine.
 //!
 //! # Limits
 //!

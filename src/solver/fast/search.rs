@@ -826,8 +826,8 @@ pub fn plan(
 /// The bases plan of `level` the first pass does not follow when it follows `first`
 /// (`super::bases::first_plan`): the staged plan (under [`Leave::StartAreaOpen`]; when
 /// `advised`, the staged pass's, with the pull advice and [`super::bases::ADVISED_EXPANSIONS`],
-/// see `bases.rs`), or, where `first` is the staged plan, the anytime line's, under
-/// `config`'s clock started at `started`. `None` when that line takes no box away, its plan is `first`, or
+/// see `bases.rs`), or, where `first` is the staged plan, the anytime line's, under `config`'s
+/// clock started at `started`. `None` when that line takes no box away, its plan is `first`, or
 /// `config.fast.staged` is off; an error when the limits or the cancel flag stopped it.
 pub fn other_plan(
     level: &Level,
